@@ -1,0 +1,53 @@
+//! `shaderport`: the command line of the toolkit (see ../../shared/DESIGN.md, "The command line").
+//!
+//! Each source has a module of its own (`pica`, `latte`, `gx`); generic verbs (`inspect`, `demo`)
+//! dispatch to them. Errors are printed once, here, with their whole chain, and exit non-zero.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod demo;
+mod gx;
+mod inspect;
+mod latte;
+mod pica;
+
+#[derive(Parser)]
+#[command(name = "shaderport", version, about = "Nintendo GPU programs to portable shaders, and the machine tools around them")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// 3DS PICA200 shader tools (assembler, disassembler, interpreter).
+    Pica(pica::PicaArgs),
+    /// Wii U Latte shader tools (GFD containers, disassembler, assembler).
+    Latte(latte::LatteArgs),
+    /// Wii / GameCube Hollywood tools (BRRES materials, TEV).
+    Gx(gx::GxArgs),
+    /// Print a JSON summary of any supported file.
+    Inspect(inspect::InspectArgs),
+    /// Run the main job on the samples built into the binary.
+    Demo(demo::DemoArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Pica(args) => pica::run(args),
+        Command::Latte(args) => latte::run(args),
+        Command::Gx(args) => gx::run(args),
+        Command::Inspect(args) => inspect::run(args),
+        Command::Demo(args) => demo::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! latte machine layer.

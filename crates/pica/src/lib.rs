@@ -1,0 +1,1 @@
+//! pica machine layer.
