@@ -1,1 +1,7 @@
-//! pica machine layer.
+//! The 3DS PICA200 machine layer: float24, the shader ISA, SHBIN containers, the picasso-syntax
+//! assembler and disassembler, and the reference interpreter.
+//!
+//! Knows nothing of any shader IR: the translate crate builds on these types.
+
+pub mod float24;
+pub mod isa;

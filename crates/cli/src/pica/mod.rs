@@ -1,0 +1,38 @@
+//! `shaderport pica ...`: the PICA200 tools, one module per sub-command.
+
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+
+mod asm;
+mod disasm;
+mod run;
+
+#[derive(Args)]
+pub struct PicaArgs {
+    #[command(subcommand)]
+    command: PicaCommand,
+}
+
+#[derive(Subcommand)]
+enum PicaCommand {
+    /// Assemble picasso-syntax sources into a SHBIN (picasso's command line).
+    Asm(asm::AsmArgs),
+    /// Print a SHBIN as picasso-syntax source that assembles back to the same bytes.
+    Disasm(disasm::DisasmArgs),
+    /// Run a shader on the reference interpreter; JSON in, JSON out.
+    Run(run::RunArgs),
+}
+
+pub fn run(args: PicaArgs) -> anyhow::Result<ExitCode> {
+    match args.command {
+        PicaCommand::Asm(args) => asm::run(args),
+        PicaCommand::Disasm(args) => disasm::run(args),
+        PicaCommand::Run(args) => run::run(args),
+    }
+}
+
+/// JSON summary of a SHBIN or DVOJ, for `shaderport inspect`.
+pub fn inspect(path: &std::path::Path, bytes: &[u8]) -> Option<anyhow::Result<serde_json::Value>> {
+    disasm::inspect(path, bytes)
+}
