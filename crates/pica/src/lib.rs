@@ -3,5 +3,6 @@
 //!
 //! Knows nothing of any shader IR: the translate crate builds on these types.
 
+pub mod asm;
 pub mod float24;
 pub mod isa;
