@@ -6,3 +6,4 @@
 pub mod asm;
 pub mod float24;
 pub mod isa;
+pub mod shbin;
