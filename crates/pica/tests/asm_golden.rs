@@ -37,7 +37,7 @@ fn corpus_assembles_to_golden_bytes() {
         let want_h = std::fs::read_to_string(golden.with_extension(format!("{}.h", golden.extension().unwrap().to_string_lossy()))).unwrap();
         match assemble(&[Source { name: &name, text: &text }], &Options::default()) {
             Ok(out) => {
-                let shbin = out.shbin();
+                let shbin = out.to_bytes();
                 if shbin != want_shbin {
                     let at = shbin.iter().zip(&want_shbin).position(|(a, b)| a != b).unwrap_or(shbin.len().min(want_shbin.len()));
                     failures.push(format!("{name}: shbin differs at byte {at:#x} (len {} vs {})", shbin.len(), want_shbin.len()));

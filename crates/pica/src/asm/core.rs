@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::error::{AsmError, ErrorKind, Warning};
 use super::opdesc::{OpdescError, OpdescTable};
 use super::operand::{Aliases, RegKind};
-use super::program::{Constant, OutputEntry, UniformEntry};
+use crate::shbin::{Constant, Output};
 use super::text::{c_atoi, is_identifier, is_space, strip_comment, trim, Args};
 use super::Options;
 use crate::isa::{Instruction, Opcode};
@@ -112,7 +112,7 @@ pub struct Dvle {
     pub gsh_fixed_num: u8,
     pub entry: String,
     pub constants: Vec<Constant>,
-    pub outputs: Vec<OutputEntry>,
+    pub outputs: Vec<Output>,
     pub uniforms: Vec<UniformEntry>,
     pub input_mask: u16,
     pub output_mask: u16,
@@ -131,6 +131,15 @@ impl Dvle {
             16
         }
     }
+}
+
+/// A DVLE uniform-table entry before symbol offsets are assigned: the name as written into the
+/// symbol table and its registers in the unified space (v 0x00, c 0x10, i 0x70, b 0x78).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UniformEntry {
+    pub name: String,
+    pub start: u16,
+    pub end: u16,
 }
 
 /// An open block.

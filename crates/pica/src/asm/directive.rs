@@ -2,10 +2,10 @@
 //! names (`.alias`), uniforms (`.fvec`, `.ivec`, `.bool`), constants (`.constf`, `.consti`,
 //! `.constfa`, `.setf`, `.seti`, `.setb`), linkage (`.in`, `.out`, `.entry`, `.nodvle`, `.gsh`).
 
-use super::core::{Allocs, Asm, Block, ConstArray, SharedUniform, MAX_CONSTANT, MAX_OUTPUT, MAX_UNIFORM};
+use super::core::{Allocs, Asm, Block, ConstArray, SharedUniform, UniformEntry, MAX_CONSTANT, MAX_OUTPUT, MAX_UNIFORM};
 use super::error::{AsmError, ErrorKind};
 use super::operand::{parse_swizzle, Alias, Reg, RegKind, IDENTITY};
-use super::program::{ConstValue, Constant, OutputEntry, UniformEntry};
+use crate::shbin::{Constant, Output, OutputKind};
 use super::text::{c_atof, c_atoi, is_identifier, trim, Args};
 use crate::float24::F24;
 use crate::isa::Opcode;
@@ -74,6 +74,22 @@ impl Asm {
         }
         let close = rest.find(')').ok_or_else(|| self.err(ErrorKind::Syntax))?;
         Ok((name, [x, y, z, trim(&rest[..close])]))
+    }
+
+    /// The constant of a `NAME(x, y, z, w)`, as a function of its register.
+    fn vector_value(&self, kind: RegKind, v: [&str; 4]) -> Result<impl Fn(u8) -> Constant, AsmError> {
+        let c = match kind {
+            RegKind::Float => {
+                let f = [self.value(v[0])?, self.value(v[1])?, self.value(v[2])?, self.value(v[3])?].map(picasso_f24);
+                Constant::Float { reg: 0, value: f }
+            }
+            _ => Constant::Int { reg: 0, value: [self.int_value(v[0])?, self.int_value(v[1])?, self.int_value(v[2])?, self.int_value(v[3])?] },
+        };
+        Ok(move |reg| match c {
+            Constant::Float { value, .. } => Constant::Float { reg, value },
+            Constant::Int { value, .. } => Constant::Int { reg, value },
+            other => other,
+        })
     }
 
     fn push_constant(&mut self, c: Constant) -> Result<(), AsmError> {
@@ -218,8 +234,7 @@ impl Asm {
             return Err(self.err(ErrorKind::TooMany("local constants")));
         }
         for (i, v) in values.iter().enumerate() {
-            let value = ConstValue::Float(v.map(picasso_f24));
-            self.dvle().constants.push(Constant { reg: (pos + i as u32) as u8, value });
+            self.dvle().constants.push(Constant::Float { reg: (pos + i as u32) as u8, value: v.map(picasso_f24) });
         }
         self.alias(&array.name, Reg { kind: RegKind::Float, index: pos });
         Ok(())
@@ -305,13 +320,10 @@ impl Asm {
             return Err(self.err(ErrorKind::Invalid { what: "constant name", text: name.to_string() }));
         }
         self.check_new_alias(name)?;
-        let value = match kind {
-            RegKind::Float => ConstValue::Float([self.value(v[0])?, self.value(v[1])?, self.value(v[2])?, self.value(v[3])?].map(picasso_f24)),
-            _ => ConstValue::Int([self.int_value(v[0])?, self.int_value(v[1])?, self.int_value(v[2])?, self.int_value(v[3])?]),
-        };
+        let value = self.vector_value(kind, v)?;
         let gsh = self.dvle().uses_gsh_space() as usize;
         let index = self.allocs[gsh].get(kind).local(1).ok_or_else(|| self.err(ErrorKind::NoConstantSpace(name.to_string())))?;
-        self.push_constant(Constant { reg: index as u8, value })?;
+        self.push_constant(value(index as u8))?;
         self.alias(name, Reg { kind, index });
         Ok(())
     }
@@ -373,11 +385,8 @@ impl Asm {
             let what = if kind == RegKind::Float { "floating point vector uniform" } else { "integer vector uniform" };
             return Err(self.err(ErrorKind::Invalid { what, text: name.to_string() }));
         }
-        let value = match kind {
-            RegKind::Float => ConstValue::Float([self.value(v[0])?, self.value(v[1])?, self.value(v[2])?, self.value(v[3])?].map(picasso_f24)),
-            _ => ConstValue::Int([self.int_value(v[0])?, self.int_value(v[1])?, self.int_value(v[2])?, self.int_value(v[3])?]),
-        };
-        self.push_constant(Constant { reg: op.reg.index as u8, value })
+        let value = self.vector_value(kind, v)?;
+        self.push_constant(value(op.reg.index as u8))
     }
 
     fn dir_setb(&mut self, args: &mut Args) -> Result<(), AsmError> {
@@ -394,7 +403,7 @@ impl Asm {
             "false" | "off" | "0" => false,
             _ => return Err(self.err(ErrorKind::Invalid { what: "bool value", text: value.to_string() })),
         };
-        self.push_constant(Constant { reg: op.reg.index as u8, value: ConstValue::Bool(b) })
+        self.push_constant(Constant::Bool { reg: op.reg.index as u8, value: b })
     }
 
     fn dir_in(&mut self, args: &mut Args) -> Result<(), AsmError> {
@@ -479,7 +488,7 @@ impl Asm {
             return Err(self.err(ErrorKind::DummyOnly(oid)));
         }
         let d = self.dvle();
-        d.outputs.push(OutputEntry { kind, reg: oid as u16, mask });
+        d.outputs.push(Output { kind: OutputKind::from_raw(kind), reg: oid as u16, mask, unknown: 0 });
         d.output_mask |= 1 << oid;
         d.output_used |= (mask as u64) << (4 * oid);
         if kind == DUMMY && d.uses_gsh_space() {

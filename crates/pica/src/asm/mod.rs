@@ -8,8 +8,8 @@
 //! use pica::asm::{assemble, Options, Source};
 //! let src = ".out pos position\n.proc main\n  mov pos, v0\n  end\n.end\n";
 //! let out = assemble(&[Source { name: "a.pica", text: src }], &Options::default()).unwrap();
-//! assert_eq!(out.program.code.len(), 2);
-//! assert_eq!(&out.shbin()[..4], b"DVLB");
+//! assert_eq!(out.shbin.program.code.len(), 2);
+//! assert_eq!(&out.to_bytes()[..4], b"DVLB");
 //! ```
 
 mod core;
@@ -19,11 +19,10 @@ mod header;
 mod instr;
 mod opdesc;
 mod operand;
-mod program;
 mod text;
 
 pub use error::{AsmError, ErrorKind, Warning};
-pub use program::{ConstValue, Constant, Executable, OutputEntry, Program, UniformEntry, DVLE_VERSION};
+use crate::shbin::{Dvle, Dvlp, GeometryMode, ShaderType, Shbin, Uniform};
 
 /// Assembler switches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,10 +45,14 @@ pub struct Source<'a> {
     pub text: &'a str,
 }
 
+/// DVLE version word written by picasso 2.7 (specs/pica200-facts.md "picasso").
+pub const DVLE_VERSION: u16 = 0x1002;
+
 /// The result of an assembly.
 #[derive(Clone, Debug)]
 pub struct Assembly {
-    pub program: Program,
+    /// The container, laid out as picasso lays it out.
+    pub shbin: Shbin,
     /// The `-h` header text.
     pub header: String,
     pub warnings: Vec<Warning>,
@@ -57,8 +60,8 @@ pub struct Assembly {
 
 impl Assembly {
     /// The SHBIN bytes.
-    pub fn shbin(&self) -> Vec<u8> {
-        self.program.to_shbin()
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.shbin.to_bytes()
     }
 }
 
@@ -80,36 +83,53 @@ pub fn assemble(sources: &[Source], options: &Options) -> Result<Assembly, AsmEr
             .map_err(|e| AsmError { file: slot.file.clone(), line: slot.line, kind: ErrorKind::Encode(e.to_string()) })?;
         code.push(word);
     }
-    let executables = asm
-        .dvles
-        .iter()
-        .filter(|d| !d.nodvle)
-        .map(|d| {
-            let (start, size) = asm.procs.get(&d.entry).copied().unwrap_or((0, 0));
-            let mut uniforms = d.uniforms.clone();
-            // picasso lists uniforms by register (inputs first, then c, i, b).
-            uniforms.sort_by_key(|u| u.start);
-            Executable {
-                geometry: d.geometry,
-                merge: d.merge,
-                entry_start: start,
-                entry_end: start + size,
-                input_mask: d.input_mask,
-                output_mask: d.output_mask,
-                gsh_type: d.gsh_type,
-                gsh_fixed_start: d.gsh_fixed_start,
-                gsh_variable_num: d.gsh_variable_num,
-                gsh_fixed_num: d.gsh_fixed_num,
-                constants: d.constants.clone(),
-                outputs: d.outputs.clone(),
-                uniforms,
-            }
-        })
-        .collect();
+    let executables = asm.dvles.iter().filter(|d| !d.nodvle).map(|d| executable(d, &asm.procs)).collect();
     let geometry = asm.dvles.first().is_some_and(|d| d.geometry);
     Ok(Assembly {
-        program: Program { code, opdescs: asm.opdescs.descs().to_vec(), executables },
+        shbin: Shbin {
+            program: Dvlp {
+                code,
+                descriptors: asm.opdescs.descs().iter().map(|&d| [d, 0]).collect(),
+                // picasso stores the end of the descriptor table here and no filename table.
+                unknown_18: (0x28 + 4 * asm.code.len() + 8 * asm.opdescs.descs().len()) as u32,
+                ..Dvlp::default()
+            },
+            executables,
+        },
         header: header::header(&asm.shared, geometry),
         warnings: asm.warnings,
     })
+}
+
+/// The DVLE of one file, with its uniforms sorted by register as picasso lists them (inputs, then
+/// c, i, b) and `$` written as `.` in the symbol table.
+fn executable(d: &core::Dvle, procs: &std::collections::HashMap<String, (u32, u32)>) -> Dvle {
+    let (start, size) = procs.get(&d.entry).copied().unwrap_or((0, 0));
+    let mut entries = d.uniforms.clone();
+    entries.sort_by_key(|u| u.start);
+    let mut symbols = Vec::new();
+    let mut uniforms = Vec::with_capacity(entries.len());
+    for u in &entries {
+        uniforms.push(Uniform { symbol: symbols.len() as u32, start: u.start, end: u.end });
+        symbols.extend_from_slice(u.name.as_bytes());
+        symbols.push(0);
+    }
+    Dvle {
+        version: DVLE_VERSION,
+        shader_type: if d.geometry { ShaderType::Geometry } else { ShaderType::Vertex },
+        merge_outmaps: d.merge as u8,
+        main: start,
+        endmain: start + size,
+        input_mask: d.input_mask,
+        output_mask: d.output_mask,
+        geometry_mode: GeometryMode::from_raw(d.gsh_type),
+        gs_fixed_start: d.gsh_fixed_start,
+        gs_variable_num: d.gsh_variable_num,
+        gs_fixed_num: d.gsh_fixed_num,
+        constants: d.constants.clone(),
+        labels: Vec::new(),
+        outputs: d.outputs.clone(),
+        uniforms,
+        symbols,
+    }
 }
