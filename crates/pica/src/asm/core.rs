@@ -198,6 +198,8 @@ pub struct Asm {
     pub aliases: Aliases,
     pub cur_dvle: Option<usize>,
     pub stack: Vec<Block>,
+    /// The line that opened each block of `stack`.
+    pub stack_lines: Vec<u32>,
     pub array: Option<ConstArray>,
 }
 
@@ -222,6 +224,7 @@ impl Asm {
             aliases: Aliases::new(),
             cur_dvle: None,
             stack: Vec::new(),
+            stack_lines: Vec::new(),
             array: None,
         }
     }
@@ -249,6 +252,22 @@ impl Asm {
     /// The number of output registers operands may name here.
     pub fn max_output(&self) -> u32 {
         self.cur_dvle.map_or(16, |i| self.dvles[i].max_output())
+    }
+
+    /// Opens a block (picasso allows 32 levels).
+    pub fn push_block(&mut self, block: Block) -> Result<(), AsmError> {
+        if self.stack.len() >= MAX_STACK {
+            return Err(self.err(ErrorKind::TooManyBlocks));
+        }
+        self.stack.push(block);
+        self.stack_lines.push(self.line);
+        Ok(())
+    }
+
+    /// Closes the innermost block.
+    pub fn pop_block(&mut self) -> Option<Block> {
+        self.stack_lines.pop();
+        self.stack.pop()
     }
 
     pub fn pc(&self) -> u32 {
@@ -309,7 +328,7 @@ impl Asm {
                 // A C preprocessor line marker: `# LINE "file"`; the next line is LINE.
                 let marker = trim(marker);
                 let (num, rest) = marker.split_at(marker.find([' ', '\t']).unwrap_or(marker.len()));
-                next_line = c_atoi(num).unwrap_or(0).clamp(0, u32::MAX as i64) as u32;
+                next_line = c_atoi(num).unwrap_or(1).clamp(1, u32::MAX as i64) as u32;
                 let rest = trim(rest);
                 let rest = rest.strip_prefix('"').map_or(rest, |r| r.strip_suffix('"').unwrap_or(r));
                 if !rest.is_empty() {
@@ -322,8 +341,9 @@ impl Asm {
             let args = Args::new(line[split..].trim_start_matches(is_space));
             self.statement(cmd, args)?;
         }
-        if !self.stack.is_empty() {
-            return Err(self.err(ErrorKind::UnclosedBlock));
+        if let Some(&line) = self.stack_lines.last() {
+            // picasso reports the end of the file; the line that opened the block says more.
+            return Err(AsmError { file: self.file.clone(), line, kind: ErrorKind::UnclosedBlock });
         }
         self.fix_labels()
     }

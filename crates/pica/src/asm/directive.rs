@@ -135,11 +135,7 @@ impl Asm {
         if self.procs.contains_key(name) || self.stack.iter().any(|b| matches!(b, Block::Proc { name: n, .. } if n == name)) {
             return Err(self.err(ErrorKind::DuplicateProc(name.to_string())));
         }
-        if self.stack.len() >= super::core::MAX_STACK {
-            return Err(self.err(ErrorKind::TooManyBlocks));
-        }
-        self.stack.push(Block::Proc { name: name.to_string(), start: self.pc() });
-        Ok(())
+        self.push_block(Block::Proc { name: name.to_string(), start: self.pc() })
     }
 
     /// True when the instruction before the block end needs a NOP after it: flow control whose
@@ -174,7 +170,7 @@ impl Asm {
 
     fn dir_end(&mut self, args: &mut Args) -> Result<(), AsmError> {
         self.no_more(args)?;
-        let block = self.stack.pop().ok_or_else(|| self.err(ErrorKind::UnmatchedEnd))?;
+        let block = self.pop_block().ok_or_else(|| self.err(ErrorKind::UnmatchedEnd))?;
         let is_array = matches!(block, Block::Array);
         if !is_array && self.last_was_end {
             self.padding_nop();
@@ -370,10 +366,7 @@ impl Asm {
         if !is_identifier(name) {
             return Err(self.err(ErrorKind::Invalid { what: "array name", text: name.to_string() }));
         }
-        if self.stack.len() >= super::core::MAX_STACK {
-            return Err(self.err(ErrorKind::TooManyBlocks));
-        }
-        self.stack.push(Block::Array);
+        self.push_block(Block::Array)?;
         self.array = Some(ConstArray { name: name.to_string(), size, values: Vec::new() });
         Ok(())
     }

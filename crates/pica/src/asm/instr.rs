@@ -83,14 +83,6 @@ impl Asm {
         Reloc { at: self.code.len(), name: name.to_string(), file: self.file.clone(), line: self.line }
     }
 
-    fn push_block(&mut self, block: Block) -> Result<(), AsmError> {
-        if self.stack.len() >= super::core::MAX_STACK {
-            return Err(self.err(ErrorKind::TooManyBlocks));
-        }
-        self.stack.push(block);
-        Ok(())
-    }
-
     /// Assembles one instruction statement.
     pub fn instruction(&mut self, cmd: &str, mut args: Args) -> Result<(), AsmError> {
         let lower = cmd.to_ascii_lowercase();
