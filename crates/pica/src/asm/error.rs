@@ -135,8 +135,6 @@ pub enum ErrorKind {
     OpdescAlloc,
     #[error("cannot encode the instruction: {0}")]
     Encode(String),
-    #[error("the source is not valid UTF-8 text")]
-    NotText,
 }
 
 /// A warning (picasso prints these and goes on), e.g. a padding NOP that `-n` left out.
