@@ -48,12 +48,12 @@ pub fn run(args: DisasmArgs) -> anyhow::Result<ExitCode> {
 /// JSON summary of a SHBIN or DVOJ, for `shaderport inspect`; `None` for other files.
 pub fn inspect(path: &Path, bytes: &[u8]) -> Option<anyhow::Result<Value>> {
     if pica::shbin::is_shbin(bytes) {
-        let name = path.display().to_string();
-        return Some(Shbin::read(bytes).with_context(|| name).map(|s| shbin_summary(&s)));
+        // `shaderport inspect` names the file in front of the error.
+        let _ = path;
+        return Some(Shbin::read(bytes).map(|s| shbin_summary(&s)).map_err(Into::into));
     }
     if pica::shbin::is_dvoj(bytes) {
-        let name = path.display().to_string();
-        return Some(Dvoj::read(bytes).with_context(|| name).map(|d| dvoj_summary(&d)));
+        return Some(Dvoj::read(bytes).map(|d| dvoj_summary(&d)).map_err(Into::into));
     }
     None
 }
