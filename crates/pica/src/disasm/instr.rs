@@ -122,10 +122,23 @@ fn label_target(targets: &dyn Targets, dst: u16) -> Result<&str, Problem> {
 ///
 /// IFU, IFC and LOOP print only their head (`ifc cmp.x`, `for i0`): their targets are the block
 /// structure, which the caller checks and prints.
-pub(crate) fn instruction_text(ins: &Instruction, descs: &[[u32; 2]], targets: &dyn Targets) -> Result<String, Problem> {
+///
+/// `max_output` is the first output register the file may not name (7 in geometry shaders,
+/// whose o7-o15 picasso rejects).
+pub(crate) fn instruction_text(
+    ins: &Instruction,
+    descs: &[[u32; 2]],
+    targets: &dyn Targets,
+    max_output: u8,
+) -> Result<String, Problem> {
     let Some(mnemonic) = ins.opcode.mnemonic() else {
         return Err(format!("unknown opcode {:#04x}", ins.opcode.first_bits6()));
     };
+    if let Operands::Arith { dst: DstReg::Output(o), .. } | Operands::Mad { dst: DstReg::Output(o), .. } = ins.operands {
+        if o >= max_output && ins.opcode != Opcode::Mova {
+            return Err(format!("writes o{o}, past the o0-o{} picasso allows in this shader", max_output - 1));
+        }
+    }
     if ins.extra != 0 {
         return Err(format!("bits {:#010x} outside every field of {mnemonic}", ins.extra));
     }
@@ -288,18 +301,18 @@ mod tests {
         // mad r0.xy, v0, c1.x, r2 with descriptor 0
         let desc = OperandDescriptor::new(0b1100, &[(false, Swizzle::IDENTITY), (false, Swizzle(0)), (true, Swizzle::IDENTITY)]);
         let word = 0x38u32 << 26 | 0x10 << 24 | 0x00 << 17 | 0x21 << 10 | 0x12 << 5;
-        let text = instruction_text(&Instruction::decode(word), &[[desc.0, 0]], &NoTargets).unwrap();
+        let text = instruction_text(&Instruction::decode(word), &[[desc.0, 0]], &NoTargets, 16).unwrap();
         assert_eq!(text, "mad r0.xy, v0, c1.x, -r2");
     }
 
     #[test]
     fn refuses_what_picasso_cannot_write() {
         let unknown = Instruction::decode(0x10 << 26);
-        assert!(instruction_text(&unknown, &[], &NoTargets).unwrap_err().contains("unknown opcode"));
+        assert!(instruction_text(&unknown, &[], &NoTargets, 16).unwrap_err().contains("unknown opcode"));
         // add r0, v0, v1: two different inputs
         let word = 0x10 << 21 | 0x01 << 7;
-        assert!(instruction_text(&Instruction::decode(word), &[[0x1B_F, 0]], &NoTargets).is_err());
+        assert!(instruction_text(&Instruction::decode(word), &[[0x1B_F, 0]], &NoTargets, 16).is_err());
         // descriptor past the table
-        assert!(instruction_text(&Instruction::decode(0x10 << 21 | 5), &[], &NoTargets).is_err());
+        assert!(instruction_text(&Instruction::decode(0x10 << 21 | 5), &[], &NoTargets, 16).is_err());
     }
 }

@@ -106,7 +106,7 @@ pub fn disassemble_lossy(shbin: &Shbin) -> Disassembly {
     let mut shared = directives::Shared::default();
     if shbin.executables.is_empty() {
         warnings.push(Warning { location: Location::Program, message: "no DVLE (picasso writes at least one)".into() });
-        text.push_str(&code_text(shbin, &code, &layout, &mut warnings));
+        text.push_str(&code_text(shbin, &code, &layout, 16, &mut warnings));
     }
     for (i, dvle) in shbin.executables.iter().enumerate() {
         if i > 0 {
@@ -122,7 +122,8 @@ pub fn disassemble_lossy(shbin: &Shbin) -> Disassembly {
         directives::print_dvle(dvle, &layout.entries[i], &mut shared, &mut text, &mut warn);
         if i == code_file {
             text.push('\n');
-            text.push_str(&code_text(shbin, &code, &layout, &mut warnings));
+            let max_output = if dvle.shader_type == ShaderType::Geometry { 7 } else { 16 };
+            text.push_str(&code_text(shbin, &code, &layout, max_output, &mut warnings));
         }
     }
     if !warnings.is_empty() {
@@ -159,9 +160,15 @@ fn check_program(shbin: &Shbin, code: &[Instruction], warnings: &mut Vec<Warning
 }
 
 /// The program: structured when picasso's blocks can express it, flat otherwise.
-fn code_text(shbin: &Shbin, code: &[Instruction], layout: &structure::Layout, warnings: &mut Vec<Warning>) -> String {
+fn code_text(
+    shbin: &Shbin,
+    code: &[Instruction],
+    layout: &structure::Layout,
+    max_output: u8,
+    warnings: &mut Vec<Warning>,
+) -> String {
     let mut local = Vec::new();
-    match structured(shbin, code, layout, &mut local) {
+    match structured(shbin, code, layout, max_output, &mut local) {
         Ok(text) => {
             warnings.extend(local);
             text
@@ -171,7 +178,7 @@ fn code_text(shbin: &Shbin, code: &[Instruction], layout: &structure::Layout, wa
                 location: Location::Instruction(pc),
                 message: format!("control flow picasso blocks cannot express: {reason}; printed flat"),
             });
-            flat(shbin, code, layout, warnings)
+            flat(shbin, code, layout, max_output, warnings)
         }
     }
 }
@@ -194,6 +201,7 @@ fn structured(
     shbin: &Shbin,
     code: &[Instruction],
     layout: &structure::Layout,
+    max_output: u8,
     warnings: &mut Vec<Warning>,
 ) -> Result<String, (u32, String)> {
     let len = code.len() as u32;
@@ -276,7 +284,7 @@ fn structured(
         }
         let ins = &code[pc as usize];
         indent(&mut out, stack.len());
-        match instr::instruction_text(ins, descs, layout) {
+        match instr::instruction_text(ins, descs, layout, max_output) {
             Ok(line) => out.push_str(&line),
             Err(problem) => {
                 out.push_str(&instr::raw_comment(shbin.program.code[pc as usize], &problem));
@@ -306,7 +314,13 @@ fn structured(
 
 /// A flat listing for control flow picasso's blocks cannot express: flow instructions become
 /// comments with their targets, every target gets a label.
-fn flat(shbin: &Shbin, code: &[Instruction], layout: &structure::Layout, warnings: &mut Vec<Warning>) -> String {
+fn flat(
+    shbin: &Shbin,
+    code: &[Instruction],
+    layout: &structure::Layout,
+    max_output: u8,
+    warnings: &mut Vec<Warning>,
+) -> String {
     use crate::isa::Operands;
     let mut out = String::from(".proc main\n");
     let targets: std::collections::BTreeSet<u32> = code
@@ -324,11 +338,11 @@ fn flat(shbin: &Shbin, code: &[Instruction], layout: &structure::Layout, warning
         let word = shbin.program.code[pc as usize];
         let line = match ins.operands {
             Operands::Flow { dst, num, .. } | Operands::Uniform { dst, num, .. } => {
-                let head = instr::instruction_text(ins, &shbin.program.descriptors, layout)
+                let head = instr::instruction_text(ins, &shbin.program.descriptors, layout, max_output)
                     .unwrap_or_else(|_| ins.opcode.mnemonic().unwrap_or("?").to_string());
                 format!("; {head} (target {dst}, count {num}, raw {word:#010x})")
             }
-            _ => match instr::instruction_text(ins, &shbin.program.descriptors, layout) {
+            _ => match instr::instruction_text(ins, &shbin.program.descriptors, layout, max_output) {
                 Ok(line) => line,
                 Err(problem) => {
                     warnings.push(Warning { location: Location::Instruction(pc), message: problem.clone() });
