@@ -5,3 +5,4 @@
 
 pub mod float24;
 pub mod isa;
+pub mod interp;
