@@ -6,3 +6,4 @@
 pub mod float24;
 pub mod isa;
 pub mod interp;
+pub mod smith;
