@@ -250,14 +250,14 @@ impl<'p> Interpreter<'p> {
                 }
                 Op::Nop => {}
                 Op::End => break Ok(()),
-                Op::Break => match self.stacks.loops.pop() {
-                    Some(top) => jump = Some(top.trigger),
+                Op::Break => match self.break_loop() {
+                    Some(target) => jump = Some(target),
                     None => break Err(RunError::BreakOutsideLoop { pc }),
                 },
                 Op::BreakC { cond } => {
                     if self.cond(cond) {
-                        match self.stacks.loops.pop() {
-                            Some(top) => jump = Some(top.trigger),
+                        match self.break_loop() {
+                            Some(target) => jump = Some(target),
                             None => break Err(RunError::BreakOutsideLoop { pc }),
                         }
                     }
@@ -293,6 +293,7 @@ impl<'p> Interpreter<'p> {
                         start: pc + 1,
                         remaining: x as u32,
                         step: z as i32,
+                        al: y as i32,
                     });
                 }
                 Op::Emit => {
@@ -323,6 +324,14 @@ impl<'p> Interpreter<'p> {
         };
         self.last_steps = steps;
         result
+    }
+
+    /// BREAK: pops the innermost loop and gives the PC after its body (a JMP-priority update);
+    /// `None` on an empty LOOP stack.
+    fn break_loop(&mut self) -> Option<u32> {
+        let top = self.stacks.loops.pop()?;
+        self.stacks.restore_al(&mut self.al);
+        Some(top.trigger)
     }
 
     /// CALL: pushes the return and gives the jump target (a JMP-priority PC update).

@@ -78,14 +78,19 @@ pub(crate) struct IfEntry {
     pub target: u32,
 }
 
-/// A LOOP entry: when the PC reaches `trigger` (DST+1), aL grows by `step` and the body runs
-/// again from `start` while `remaining` iterations are left.
+/// A LOOP entry: when the PC reaches `trigger` (DST+1), its counter `al` grows by `step` and the
+/// body runs again from `start` while `remaining` iterations are left.
+///
+/// Each loop keeps its own counter: when an inner loop ends (or breaks), aL is the enclosing
+/// loop's counter again, so after a nested pair aL = y + (x+1)*z of the outer loop
+/// (specs/pica200-facts.md "Loops and conditions").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct LoopEntry {
     pub trigger: u32,
     pub start: u32,
     pub remaining: u32,
     pub step: i32,
+    pub al: i32,
 }
 
 /// The three stacks.
@@ -107,6 +112,14 @@ impl Stacks {
         self.loops.clear();
     }
 
+    /// After a loop entry is popped: aL is the enclosing loop's counter, if there is one; else it
+    /// keeps the value of the loop that ended ("aL stays readable after the loop ends").
+    pub fn restore_al(&self, al: &mut i32) {
+        if let Some(outer) = self.loops.top() {
+            *al = outer.al;
+        }
+    }
+
     /// Checks the stacks against `next` (the incremented PC) and picks the next PC.
     ///
     /// Every stack is checked, whichever wins. The IF and LOOP stacks pop at most one entry; the
@@ -118,9 +131,11 @@ impl Stacks {
         let mut loop_pc = None;
         if let Some(top) = self.loops.top_mut() {
             if top.trigger == next {
-                *al = al.wrapping_add(top.step);
+                top.al = top.al.wrapping_add(top.step);
+                *al = top.al;
                 if top.remaining == 0 {
                     self.loops.pop();
+                    self.restore_al(al);
                     loop_pc = Some(next);
                 } else {
                     top.remaining -= 1;
