@@ -4,6 +4,7 @@
 //! Knows nothing of any shader IR: the translate crate builds on these types.
 
 pub mod float24;
-pub mod isa;
 pub mod interp;
+pub mod isa;
+pub mod shbin;
 pub mod smith;

@@ -100,7 +100,7 @@ macro_rules! define_opcodes {
             /// The opcode of a 6-bit opcode field value (the instruction word's top 6 bits).
             pub fn from_bits6(bits: u8) -> Opcode {
                 let bits = bits & 0x3F;
-                $(if bits >= $first && bits <= $last { return Opcode::$name; })*
+                $(if matches!(bits, $first..=$last) { return Opcode::$name; })*
                 Opcode::Unknown(bits)
             }
 
