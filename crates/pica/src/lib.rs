@@ -6,5 +6,7 @@
 pub mod asm;
 pub mod disasm;
 pub mod float24;
+pub mod interp;
 pub mod isa;
 pub mod shbin;
+pub mod smith;
