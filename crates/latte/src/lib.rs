@@ -8,6 +8,7 @@
 
 pub mod error;
 pub mod gfd;
+pub mod isa;
 pub(crate) mod reader;
 
 pub use error::{Error, Result};
