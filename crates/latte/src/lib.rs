@@ -9,6 +9,8 @@
 pub mod error;
 pub mod gfd;
 pub mod isa;
+pub mod asm;
+pub mod disasm;
 pub(crate) mod reader;
 
 pub use error::{Error, Result};

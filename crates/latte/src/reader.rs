@@ -20,10 +20,6 @@ impl<'a> Reader<'a> {
     pub fn offset(&self) -> usize {
         self.base + self.pos
     }
-    /// Position relative to the start of this reader's slice.
-    pub fn pos(&self) -> usize {
-        self.pos
-    }
     /// Bytes left.
     pub fn remaining(&self) -> usize {
         self.data.len() - self.pos
@@ -68,14 +64,6 @@ impl<'a> Reader<'a> {
         let b = self.bytes(4, what)?;
         Ok(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
     }
-    /// A little-endian u32.
-    ///
-    /// # Errors
-    /// `Truncated` at the end of data.
-    pub fn le32(&mut self, what: &'static str) -> Result<u32> {
-        let b = self.bytes(4, what)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    }
     /// Checks a count against a limit before anything is allocated for it.
     ///
     /// # Errors
@@ -88,9 +76,3 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Reads a big-endian u32 at `pos` of `data` (absolute base `base`).
-pub(crate) fn be32_at(data: &[u8], pos: usize, base: usize, what: &'static str) -> Result<u32> {
-    let mut r = Reader::new(data, base);
-    r.seek(pos, what)?;
-    r.be32(what)
-}

@@ -8,6 +8,7 @@
 pub mod alu;
 pub mod cf;
 pub mod fetch;
+pub mod names;
 pub mod program;
 pub mod table;
 
