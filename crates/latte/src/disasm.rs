@@ -180,18 +180,9 @@ fn src_text(s: &AluSrc, abs: bool, index_mode: u8, dst_chan: u8, group: usize, l
         0..=127 => format!("R{}", s.sel),
         128..=159 => format!("KC0[{}]", s.sel - 128),
         160..=191 => format!("KC1[{}]", s.sel - 160),
-        sel::ZERO => {
-            show_chan = s.chan != dst_chan;
-            "0.0f".into()
-        }
-        sel::ONE => {
-            show_chan = s.chan != dst_chan;
-            "1.0f".into()
-        }
-        sel::HALF => {
-            show_chan = s.chan != dst_chan;
-            "0.5f".into()
-        }
+        sel::ZERO => "IMM_0".into(),
+        sel::ONE => "IMM_1".into(),
+        sel::HALF => "IMM_0_5".into(),
         sel::ONE_INT => "INT_1".into(),
         sel::MINUS_ONE_INT => "INT_M1".into(),
         sel::LITERAL => {
@@ -208,12 +199,6 @@ fn src_text(s: &AluSrc, abs: bool, index_mode: u8, dst_chan: u8, group: usize, l
         256..=511 => format!("C{}", s.sel - 256),
         other => format!("SRC{other}"),
     };
-    let inline_const = matches!(s.sel, sel::ZERO | sel::ONE | sel::HALF);
-    if inline_const && show_chan {
-        // A float constant with its own channel: spell it as a selector so the chan sticks.
-        return src_text(&AluSrc { sel: 511 + 1, ..*s }, abs, index_mode, dst_chan, group, lits, ctx)
-            .replace("SRC512", &format!("SRC{}", s.sel));
-    }
     let mut out = String::new();
     if s.neg {
         out.push('-');

@@ -137,22 +137,9 @@ fn alu_src(s: &str, default_chan: u8, lits: &mut LitCtx, index: &mut Option<u8>)
         } else {
             (None, Some(parse_float(body).ok_or_else(|| format!("bad operand '{s}'"))?))
         };
-        // decaf: a float literal 0, 1 or 0.5 becomes an inline constant (0 only if its hex is 0).
-        if let (Some(f), None) = (float, chan) {
-            let inline = if f == 0.0 && hex.is_none_or(|h| h == 0) {
-                Some(sel::ZERO)
-            } else if f == 1.0 {
-                Some(sel::ONE)
-            } else if f == 0.5 {
-                Some(sel::HALF)
-            } else {
-                None
-            };
-            if let Some(v) = inline {
-                src.sel = v;
-                return Ok((src, abs));
-            }
-        }
+        // Every literal written in the source takes a literal slot, as in the latte-assembler
+        // that wrote the corpus files (newer versions turn 0.0, 0.5 and 1.0 into inline
+        // constants; write IMM_0, IMM_0_5, IMM_1 for those).
         let v = hex.unwrap_or_else(|| float.unwrap_or(0.0).to_bits());
         src.sel = sel::LITERAL;
         src.chan = lits.place(chan, v)?;
@@ -175,6 +162,12 @@ fn alu_src(s: &str, default_chan: u8, lits: &mut LitCtx, index: &mut Option<u8>)
         sel::KCACHE0 + bounded(n, 31, "kcache index")? as u16
     } else if let Some(n) = b.strip_prefix("KC1[").and_then(|n| n.strip_suffix(']')) {
         sel::KCACHE1 + bounded(n, 31, "kcache index")? as u16
+    } else if b == "IMM_0" {
+        sel::ZERO
+    } else if b == "IMM_1" {
+        sel::ONE
+    } else if b == "IMM_0_5" {
+        sel::HALF
     } else if b == "INT_1" {
         sel::ONE_INT
     } else if b == "INT_M1" {
