@@ -9,6 +9,8 @@
 pub mod error;
 pub mod gfd;
 pub mod isa;
+pub mod key;
+pub mod mt;
 pub mod asm;
 pub mod disasm;
 pub(crate) mod reader;

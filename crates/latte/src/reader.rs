@@ -20,6 +20,10 @@ impl<'a> Reader<'a> {
     pub fn offset(&self) -> usize {
         self.base + self.pos
     }
+    /// Position relative to the start of this reader's slice.
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
     /// Bytes left.
     pub fn remaining(&self) -> usize {
         self.data.len() - self.pos

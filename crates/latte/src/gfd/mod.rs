@@ -208,6 +208,18 @@ impl GfdFile {
         Ok(GfdFile { header, blocks, trailing })
     }
 
+    /// Parses a GFD that starts at the beginning of `bytes` and may be followed by other data
+    /// (as inside MT containers): returns the file (without trailing bytes) and its length.
+    ///
+    /// # Errors
+    /// See [`GfdFile::parse_at`].
+    pub fn parse_prefix(bytes: &[u8], base: usize) -> Result<(GfdFile, usize)> {
+        let mut f = GfdFile::parse_at(bytes, base)?;
+        let len = bytes.len() - f.trailing.len();
+        f.trailing.clear();
+        Ok((f, len))
+    }
+
     /// Parses a .gsh file.
     ///
     /// # Errors
