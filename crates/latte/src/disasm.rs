@@ -463,3 +463,72 @@ pub fn disassemble(p: &Program) -> String {
     }
     out
 }
+
+/// Header directives of a shader, in the `; $KEY = value` syntax the assembler reads: variable
+/// arrays by name, mode, ring and stream-out fields, and every register word as `$REG[i]`.
+pub fn header_directives(h: &crate::gfd::ShaderHeader) -> String {
+    let mut o = String::new();
+    let q = |s: &str| format!("\"{}\"", s.replace('"', "'"));
+    let _ = writeln!(o, "; $MODE = {}", h.mode);
+    for (i, v) in h.uniform_blocks.iter().enumerate() {
+        let _ = writeln!(o, "; $UNIFORM_BLOCKS[{i}].NAME = {}\n; $UNIFORM_BLOCKS[{i}].OFFSET = {}\n; $UNIFORM_BLOCKS[{i}].SIZE = {}", q(&v.name), v.offset, v.size);
+    }
+    for (i, v) in h.uniform_vars.iter().enumerate() {
+        let _ = writeln!(
+            o,
+            "; $UNIFORM_VARS[{i}].NAME = {}\n; $UNIFORM_VARS[{i}].TYPE = {}\n; $UNIFORM_VARS[{i}].COUNT = {}\n; $UNIFORM_VARS[{i}].OFFSET = {}\n; $UNIFORM_VARS[{i}].BLOCK = {}",
+            q(&v.name), v.var_type, v.count, v.offset, v.block
+        );
+    }
+    for (i, v) in h.initial_values.iter().enumerate() {
+        for k in 0..4 {
+            let _ = writeln!(o, "; $INITIAL_VALUES[{i}].VALUE[{k}] = 0x{:08X}", v.value[k]);
+        }
+        let _ = writeln!(o, "; $INITIAL_VALUES[{i}].OFFSET = {}", v.offset);
+    }
+    for (i, v) in h.loop_vars.iter().enumerate() {
+        let _ = writeln!(o, "; $LOOP_VARS[{i}].OFFSET = {}\n; $LOOP_VARS[{i}].VALUE = 0x{:08X}", v.offset, v.value);
+    }
+    for (i, v) in h.sampler_vars.iter().enumerate() {
+        let _ = writeln!(o, "; $SAMPLER_VARS[{i}].NAME = {}\n; $SAMPLER_VARS[{i}].TYPE = {}\n; $SAMPLER_VARS[{i}].LOCATION = {}", q(&v.name), v.var_type, v.location);
+    }
+    for (i, v) in h.attrib_vars.iter().enumerate() {
+        let _ = writeln!(
+            o,
+            "; $ATTRIB_VARS[{i}].NAME = {}\n; $ATTRIB_VARS[{i}].TYPE = {}\n; $ATTRIB_VARS[{i}].COUNT = {}\n; $ATTRIB_VARS[{i}].LOCATION = {}",
+            q(&v.name), v.var_type, v.count, v.location
+        );
+    }
+    if h.stage != crate::gfd::Stage::Pixel {
+        let _ = writeln!(o, "; $RING_ITEM_SIZE = {}\n; $HAS_STREAM_OUT = {}", h.ring_item_size, h.has_stream_out);
+        for (i, s) in h.stream_out_stride.iter().enumerate() {
+            let _ = writeln!(o, "; $STREAM_OUT_STRIDE[{i}] = {s}");
+        }
+    }
+    for (i, r) in h.regs.iter().enumerate() {
+        let _ = writeln!(o, "; $REG[{i}] = 0x{r:08X}");
+    }
+    o
+}
+
+/// Disassembles every shader of a GFD file: for each, a banner, its header directives and its
+/// program (and a geometry shader's copy program). Each section assembles back on its own.
+///
+/// # Errors
+/// Header or program decode errors, with their byte offsets.
+pub fn disassemble_gfd(file: &crate::gfd::GfdFile) -> crate::Result<String> {
+    let mut o = String::new();
+    for (n, s) in file.shaders()?.iter().enumerate() {
+        let _ = writeln!(o, "; ======== shader {n}: {} ========", s.header.stage.name());
+        o.push_str(&header_directives(&s.header));
+        match &s.program {
+            Some(p) => o.push_str(&disassemble(&Program::decode_bytes(p, s.program_offset)?)),
+            None => o.push_str("; (no program block)\n"),
+        }
+        if let Some(c) = &s.copy_program {
+            let _ = writeln!(o, "; ======== shader {n}: geometry copy program ========");
+            o.push_str(&disassemble(&Program::decode_bytes(c, 0)?));
+        }
+    }
+    Ok(o)
+}

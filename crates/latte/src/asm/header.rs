@@ -74,6 +74,9 @@ fn number(d: &Directive) -> Result<u32> {
 
 /// GX2ShaderVarType from its name (wut enum values; GLSL spellings accepted).
 pub fn var_type(name: &str) -> Option<u32> {
+    if let Ok(n) = name.parse::<u32>() {
+        return Some(n);
+    }
     let n = name.to_ascii_uppercase();
     Some(match n.as_str() {
         "VOID" => 0,
@@ -109,6 +112,9 @@ pub fn var_type(name: &str) -> Option<u32> {
 
 /// GX2SamplerVarType from its name.
 pub fn sampler_type(name: &str) -> Option<u32> {
+    if let Ok(n) = name.parse::<u32>() {
+        return Some(n);
+    }
     Some(match name.to_ascii_uppercase().as_str() {
         "SAMPLER1D" => 0,
         "SAMPLER2D" => 1,
@@ -278,8 +284,12 @@ fn apply(h: &mut ShaderHeader, dirs: &[Directive]) -> Result<()> {
                     "OFFSET" => v.offset = number(d)?,
                     m if m.starts_with("VALUE[") && m.len() == 8 && m.ends_with(']') => {
                         let k = (m.as_bytes()[6] as char).to_digit(10).filter(|&k| k < 4).ok_or_else(bad_member)? as usize;
-                        let f: f32 = d.value.trim_end_matches('f').parse().map_err(|_| Error::asm(d.line, format!("bad float '{}'", d.value)))?;
-                        v.value[k] = f.to_bits();
+                        v.value[k] = if d.value.starts_with("0x") {
+                            number(d)?
+                        } else {
+                            let f: f32 = d.value.trim_end_matches('f').parse().map_err(|_| Error::asm(d.line, format!("bad float '{}'", d.value)))?;
+                            f.to_bits()
+                        };
                     }
                     _ => return Err(bad_member()),
                 }
