@@ -16,8 +16,11 @@ pub mod bp;
 pub mod dl;
 pub mod error;
 pub mod fields;
+pub mod indirect;
 pub mod reader;
 pub mod regs;
+pub mod tev;
 
 pub use bp::{BpRegs, TevState};
 pub use error::{Error, ErrorKind, Result};
+pub use tev::{Evaluator, PixelInputs, PixelOutput};
