@@ -13,6 +13,7 @@
 #![warn(missing_docs)]
 
 pub mod bp;
+pub mod brres;
 pub mod dl;
 pub mod error;
 pub mod fields;
