@@ -478,12 +478,12 @@ pub fn layout_of(address: u8, raw: u32) -> Option<(String, RegisterLayout)> {
         0xC0..=0xDF if a % 2 == 0 => (format!("tev_color_env[{}]", (a - 0xC0) / 2), ColorCombiner::LAYOUT),
         0xC0..=0xDF => (format!("tev_alpha_env[{}]", (a - 0xC1) / 2), AlphaCombiner::LAYOUT),
         0xE0..=0xE7 => {
-            let bank = if raw & (1 << 23) != 0 { "k" } else { "c" };
-            let n = (a - 0xE0) / 2;
+            let n = ((a - 0xE0) / 2) as usize;
+            let reg = if raw & (1 << 23) != 0 { ["k0", "k1", "k2", "k3"][n] } else { ["prev", "c0", "c1", "c2"][n] };
             if a % 2 == 0 {
-                (format!("tev_reg_ra[{bank}{n}]"), TevRegRa::LAYOUT)
+                (format!("tev_reg_ra[{reg}]"), TevRegRa::LAYOUT)
             } else {
-                (format!("tev_reg_bg[{bank}{n}]"), TevRegBg::LAYOUT)
+                (format!("tev_reg_bg[{reg}]"), TevRegBg::LAYOUT)
             }
         }
         0xEE => ("fog_a".into(), FogA::LAYOUT),

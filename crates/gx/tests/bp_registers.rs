@@ -306,6 +306,11 @@ fn printer_names_every_field_of_every_register() {
     );
     assert_eq!(format_register(0x42, 0xFFFE00 | 0x7F), "0x42 const_alpha = 0xfffe7f: alpha=127 enable=0 unused=0xfffe00");
     assert_eq!(format_register(0x99, 0x1), "0x99 bp_99 = 0x000001");
+    // TEV registers are named by bank: 0xE0/E1 hold PREV or K0, 0xE2/E3 C0 or K1, ...
+    assert!(format_register(0xE0, 0x000001).starts_with("0xE0 tev_reg_ra[prev] = "));
+    assert!(format_register(0xE2, 0x000001).starts_with("0xE2 tev_reg_ra[c0] = "));
+    assert!(format_register(0xE3, 0x800001).starts_with("0xE3 tev_reg_bg[k1] = "));
+    assert!(format_register(0xE7, 0x000001).starts_with("0xE7 tev_reg_bg[c2] = "));
 }
 
 #[test]

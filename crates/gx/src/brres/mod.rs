@@ -7,6 +7,7 @@
 
 pub mod dict;
 mod read;
+pub mod sample;
 mod write;
 
 use serde::Serialize;
