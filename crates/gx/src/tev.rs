@@ -228,6 +228,7 @@ pub struct PixelOutput {
 pub struct Evaluator {
     state: TevState,
     stages: Vec<Stage>,
+    indirect: indirect::Prepared,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -260,7 +261,7 @@ impl Evaluator {
                 }
             })
             .collect();
-        Self { state: state.clone(), stages }
+        Self { state: state.clone(), stages, indirect: indirect::Prepared::new(state) }
     }
 
     /// The state being evaluated.
@@ -270,7 +271,7 @@ impl Evaluator {
 
     /// Runs every stage on one pixel, then selects the output and applies the alpha test.
     pub fn eval(&self, input: &PixelInputs) -> PixelOutput {
-        let ind = indirect::compute(&self.state, input);
+        let ind = self.indirect.run(input);
         let mut regs = self.state.color_regs;
         for (i, st) in self.stages.iter().enumerate() {
             // Texture: disabled stages read 255 in every channel (docs/gx-decisions.md).

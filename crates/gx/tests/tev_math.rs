@@ -2,6 +2,9 @@
 //! math"), hand-computed compare cases for every width, konst/swap/ras selection, output
 //! selection, the alpha test and the indirect unit.
 
+// Register values are written out field by field (`0 << 7 | ...`) on purpose.
+#![allow(clippy::too_many_arguments, clippy::identity_op, clippy::needless_range_loop, clippy::field_reassign_with_default)]
+
 use gx::bp::BpRegs;
 use gx::indirect::{self, format_split, wrap};
 use gx::regs::*;
