@@ -38,6 +38,7 @@ pub fn clamp_result(v: i32, clamp: bool) -> i16 {
 /// One channel of a regular (bias 0..2) combiner, following the numbered steps of the facts file.
 /// `a`, `b`, `c` are the 8-bit wrapped inputs, `d` the signed 11-bit input.
 #[inline]
+#[allow(clippy::too_many_arguments)] // one argument per register field
 pub fn regular(a: u8, b: u8, c: u8, d: i16, bias: u8, op: u8, scale: u8, clamp: bool) -> i16 {
     let (a, b, c) = (a as i32, b as i32, c as i32);
     // 1. c' = c + (c >> 7): 0..256.
