@@ -3,6 +3,8 @@
 //! - [`regs`]: BP register layouts, one table each ([`fields`] holds the table machinery);
 //! - [`bp`]: the register file with the BP mask, and the decoded [`bp::TevState`];
 //! - [`dl`]: GX display lists (BP loads, with CP/XF loads skipped by length);
+//! - [`listing`]: the register listing the printer writes, read back (printer and parser are inverses);
+//! - [`smith`]: random valid TEV states from `arbitrary::Unstructured`;
 //! - [`tev`] and [`indirect`]: the integer-exact TEV reference;
 //! - [`brres`]: BRRES files, MDL0 materials and shaders (reader and a writer for tests).
 //!
@@ -20,8 +22,10 @@ pub mod dl;
 pub mod error;
 pub mod fields;
 pub mod indirect;
+pub mod listing;
 pub mod reader;
 pub mod regs;
+pub mod smith;
 pub mod tev;
 
 pub use bp::{BpRegs, TevState};

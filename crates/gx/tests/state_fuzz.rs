@@ -72,3 +72,47 @@ proptest! {
         let _ = format!("{state:?}");
     }
 }
+
+proptest! {
+    /// The printer's listing parses back to the same registers (printer and parser are inverses).
+    #[test]
+    fn listing_round_trips(w in writes()) {
+        let mut regs = BpRegs::new();
+        for &(a, v) in &w {
+            regs.write(a, v);
+        }
+        let text = regs.print();
+        let back = gx::listing::to_regs(&text).unwrap();
+        prop_assert_eq!(back.state(), regs.state());
+        prop_assert_eq!(back.print(), text);
+    }
+
+    /// Random valid materials from the smith generator evaluate within the hardware ranges.
+    #[test]
+    fn smith_states_evaluate(bytes in prop::collection::vec(any::<u8>(), 0..2048)) {
+        let mut u = arbitrary::Unstructured::new(&bytes);
+        let state = gx::smith::state(&mut u, &gx::smith::Config::default()).unwrap();
+        let p = gx::smith::pixel(&mut u, state.num_stages()).unwrap();
+        prop_assert!((1..=16).contains(&state.num_stages()));
+        let out = Evaluator::new(&state).eval(&p);
+        prop_assert!(out.regs.iter().flatten().all(|v| (-1024..=1023).contains(v)));
+    }
+}
+
+#[test]
+fn listing_errors_name_the_line() {
+    let good = "0xC0 tev_color_env[0] = 0x08fff0: d=0(CPREV) c=15(ZERO) b=15(ZERO) a=15(ZERO) bias=0(ZERO) op=0(ADD_GT) clamp=1 scale=0(X1_R8) dest=0(PREV)";
+    assert_eq!(gx::listing::parse(good).unwrap(), vec![(0xC0, 0x08FFF0)]);
+    // A field that disagrees with the raw value.
+    let bad = good.replace("d=0(CPREV)", "d=1(APREV)");
+    let e = gx::listing::parse(&format!("# header\n\n{bad}")).unwrap_err();
+    assert_eq!(e.line, 3);
+    assert!(e.message.contains("raw value"), "{e}");
+    // A value name that does not match.
+    let e = gx::listing::parse(&good.replace("c=15(ZERO)", "c=15(ONE)")).unwrap_err();
+    assert!(e.message.contains("not named"), "{e}");
+    // A missing field, an unknown register name.
+    assert!(gx::listing::parse(&good.replace(" dest=0(PREV)", "")).unwrap_err().message.contains("dest is missing"));
+    assert!(gx::listing::parse(&good.replace("tev_color_env[0]", "tev_color_env[1]")).is_err());
+    assert_eq!(gx::listing::parse("0x99 bp_99 = 0x000001").unwrap(), vec![(0x99, 1)]);
+}
