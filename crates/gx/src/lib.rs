@@ -8,6 +8,26 @@
 //! - [`tev`] and [`indirect`]: the integer-exact TEV reference;
 //! - [`brres`]: BRRES files, MDL0 materials and shaders (reader and a writer for tests).
 //!
+//! ```
+//! use gx::{dl, BpRegs, Evaluator, PixelInputs};
+//!
+//! // One stage: colour = TEXC * RASC, alpha = TEXA (BP loads as a display list would hold them).
+//! let mut list = Vec::new();
+//! for (address, value) in [(0xC0, 0x08F8AF), (0xC1, 0x08FFC0), (0x28, 0x000040), (0xF6, 0x4), (0xF7, 0xE)] {
+//!     list.extend_from_slice(&dl::bp_load(address, value));
+//! }
+//! let mut regs = BpRegs::new();
+//! dl::apply(&mut regs, &list, 0)?;
+//! let out = Evaluator::new(&regs.state()).eval(&PixelInputs {
+//!     tex: vec![[200, 100, 50, 77]],
+//!     ras: [[255, 128, 0, 255], [0; 4]],
+//!     ..Default::default()
+//! });
+//! assert_eq!(out.color, [200, 50, 0]);
+//! assert_eq!(out.alpha, 77);
+//! # Ok::<(), gx::Error>(())
+//! ```
+//!
 //! Sources: specs/hollywood-tev-facts.md (primary), hollywood-tev-more-facts.md; decisions where
 //! the specs are silent are in docs/gx-decisions.md.
 
