@@ -1,8 +1,16 @@
-//! `shaderport latte ...`
+//! `shaderport latte ...`: disassembler, assembler, container extraction and inventory for Wii U
+//! Latte shaders, and the latte hook of `shaderport inspect`.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
+use latte::asm::{assemble_gfd_as, Flavor};
+use latte::gfd::{GfdFile, ShaderHeader, Stage};
+use latte::isa::Program;
+use latte::mt;
+use serde_json::{json, Value};
 
 #[derive(Args)]
 pub struct LatteArgs {
@@ -11,13 +19,167 @@ pub struct LatteArgs {
 }
 
 #[derive(Subcommand)]
-enum LatteCommand {}
+enum LatteCommand {
+    /// Disassemble every shader of a .gsh, .es, .spkg or .lfx file (or a raw program with --raw).
+    Disasm {
+        /// The file to disassemble.
+        file: PathBuf,
+        /// Treat the file as raw little-endian program words.
+        #[arg(long)]
+        raw: bool,
+    },
+    /// Assemble vertex (.vsh) and/or pixel (.psh) sources into a GFD file.
+    Asm {
+        /// Source files: a .vsh and/or a .psh (the stage comes from the extension).
+        #[arg(required = true, num_args = 1..=2)]
+        files: Vec<PathBuf>,
+        /// Output .gsh file.
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
+        /// Reproduce the older latte-assembler's layout (wut samples).
+        #[arg(long)]
+        legacy: bool,
+    },
+    /// Write every GFD of a container to DIR/<id>.gsh.
+    Extract {
+        file: PathBuf,
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
+    },
+    /// Every unique shader of a directory tree, by GFD SHA-1 and by runtime key (JSON).
+    Inventory { dir: PathBuf },
+}
 
 pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
-    match args.command {}
+    match args.command {
+        LatteCommand::Disasm { file, raw } => {
+            let bytes = std::fs::read(&file).with_context(|| format!("{}: cannot read", file.display()))?;
+            let text = disasm(&bytes, raw).with_context(|| file.display().to_string())?;
+            print!("{text}");
+        }
+        LatteCommand::Asm { files, output, legacy } => {
+            let (mut vs, mut ps) = (None, None);
+            for f in &files {
+                let text = std::fs::read_to_string(f).with_context(|| format!("{}: cannot read", f.display()))?;
+                match f.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+                    Some("vsh") if vs.is_none() => vs = Some((f, text)),
+                    Some("psh") if ps.is_none() => ps = Some((f, text)),
+                    _ => bail!("{}: expected one .vsh and/or one .psh file", f.display()),
+                }
+            }
+            let flavor = if legacy { Flavor::Legacy } else { Flavor::Current };
+            let gfd = assemble_gfd_as(vs.as_ref().map(|v| v.1.as_str()), ps.as_ref().map(|p| p.1.as_str()), flavor).map_err(|e| {
+                // Name the file the line belongs to.
+                let msg = e.to_string();
+                let f = if msg.contains("pixel shader") { ps.as_ref().map(|p| p.0) } else { vs.as_ref().map(|v| v.0) };
+                anyhow::anyhow!("{}: {msg}", f.map_or(String::new(), |f| f.display().to_string()))
+            })?;
+            std::fs::write(&output, gfd.to_bytes()).with_context(|| format!("{}: cannot write", output.display()))?;
+        }
+        LatteCommand::Extract { file, output } => {
+            let bytes = std::fs::read(&file).with_context(|| format!("{}: cannot read", file.display()))?;
+            let (_, entries) = mt::entries(&bytes).with_context(|| file.display().to_string())?;
+            std::fs::create_dir_all(&output).with_context(|| format!("{}: cannot create", output.display()))?;
+            for e in entries {
+                let p = output.join(format!("{:08x}.gsh", e.id));
+                std::fs::write(&p, &e.gfd).with_context(|| format!("{}: cannot write", p.display()))?;
+                println!("{}", p.display());
+            }
+        }
+        LatteCommand::Inventory { dir } => {
+            let inv = latte::key::inventory(&dir).with_context(|| format!("{}: cannot scan", dir.display()))?;
+            println!("{}", serde_json::to_string_pretty(&inv)?);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn disasm(bytes: &[u8], raw: bool) -> anyhow::Result<String> {
+    if raw {
+        return Ok(latte::disasm::disassemble(&Program::decode_bytes(bytes, 0)?));
+    }
+    let (kind, entries) = mt::entries(bytes)?;
+    let mut out = String::new();
+    for e in entries {
+        if kind != mt::ContainerKind::Gfd {
+            out.push_str(&format!("; ######## GFD id 0x{:08x}{} at byte 0x{:x} ########\n", e.id, e.name.as_ref().map_or(String::new(), |n| format!(" \"{n}\"")), e.offset));
+        }
+        let f = GfdFile::parse_at(&e.gfd, e.offset)?;
+        out.push_str(&latte::disasm::disassemble_gfd(&f)?);
+    }
+    Ok(out)
+}
+
+fn register_map(h: &ShaderHeader) -> Value {
+    use latte::asm::regs::{GS_REGS, PS_REGS, VS_REGS};
+    let table = match h.stage {
+        Stage::Vertex => VS_REGS,
+        Stage::Pixel => PS_REGS,
+        Stage::Geometry => GS_REGS,
+    };
+    let mut m = serde_json::Map::new();
+    for slot in table {
+        for i in 0..slot.len {
+            let name = if slot.len == 1 { slot.name.to_string() } else { format!("{}[{i}]", slot.name) };
+            if let Some(v) = h.regs.get(slot.word + i) {
+                m.insert(name, json!(format!("0x{v:08X}")));
+            }
+        }
+    }
+    Value::Object(m)
+}
+
+fn shader_json(s: &latte::gfd::GfdShader) -> anyhow::Result<Value> {
+    let h = &s.header;
+    let prog = s.program.clone().unwrap_or_default();
+    let decoded = match &s.program {
+        Some(p) => Some(Program::decode_bytes(p, s.program_offset)?),
+        None => None,
+    };
+    Ok(json!({
+        "stage": h.stage,
+        "key": format!("{:016x}", latte::key::shader_key(&h.regs, &prog)),
+        "program_bytes": prog.len(),
+        "instructions": decoded.as_ref().map(|p| p.instruction_count()),
+        "mode": match h.mode { 0 => "uniform_register", 1 => "uniform_block", 2 => "geometry", 3 => "compute", _ => "unknown" },
+        "uniform_blocks": h.uniform_blocks,
+        "uniforms": h.uniform_vars,
+        "initial_values": h.initial_values,
+        "loop_vars": h.loop_vars,
+        "samplers": h.sampler_vars,
+        "attributes": h.attrib_vars,
+        "ring_item_size": h.ring_item_size,
+        "has_stream_out": h.has_stream_out != 0,
+        "registers": register_map(h),
+        "copy_program_bytes": s.copy_program.as_ref().map(|c| c.len()),
+    }))
+}
+
+fn inspect_bytes(bytes: &[u8]) -> anyhow::Result<Value> {
+    let (kind, entries) = mt::entries(bytes)?;
+    let mut gfds = Vec::new();
+    let mut stages = Vec::new();
+    for e in &entries {
+        let f = GfdFile::parse_at(&e.gfd, e.offset)?;
+        let shaders: Vec<Value> = f.shaders()?.iter().map(shader_json).collect::<anyhow::Result<_>>()?;
+        for s in &shaders {
+            stages.push(s["stage"].clone());
+        }
+        gfds.push(json!({
+            "id": format!("0x{:08x}", e.id),
+            "name": e.name,
+            "offset": e.offset,
+            "sha1": latte::key::sha1_hex(&e.gfd),
+            "version": format!("{}.{}", f.header.major, f.header.minor),
+            "blocks": f.blocks.len(),
+            "shaders": shaders,
+        }));
+    }
+    Ok(json!({ "format": "latte", "container": kind, "gfd_count": gfds.len(), "stages": stages, "gfds": gfds }))
 }
 
 /// JSON summary of `bytes` if it is a file of this source, for `shaderport inspect`.
-pub fn inspect(_path: &std::path::Path, _bytes: &[u8]) -> Option<anyhow::Result<serde_json::Value>> {
-    None
+pub fn inspect(_path: &Path, bytes: &[u8]) -> Option<anyhow::Result<serde_json::Value>> {
+    mt::container_kind(bytes)?;
+    Some(inspect_bytes(bytes))
 }

@@ -72,6 +72,17 @@ fn number(d: &Directive) -> Result<u32> {
     }
 }
 
+/// Canonical names of GX2ShaderVarType values 0-29 (printed by the disassembler).
+pub const VAR_TYPE_NAMES: [&str; 30] = [
+    "VOID", "BOOL", "INT", "UINT", "FLOAT", "DOUBLE", "DOUBLE2", "DOUBLE3", "DOUBLE4", "FLOAT2", "FLOAT3",
+    "FLOAT4", "BOOL2", "BOOL3", "BOOL4", "INT2", "INT3", "INT4", "UINT2", "UINT3", "UINT4", "FLOAT2X2",
+    "FLOAT2X3", "FLOAT2X4", "FLOAT3X2", "FLOAT3X3", "FLOAT3X4", "FLOAT4X2", "FLOAT4X3", "FLOAT4X4",
+];
+/// Names of GX2SamplerVarType values 0-6 ("" where there is none).
+pub const SAMPLER_TYPE_NAMES: [&str; 7] = ["SAMPLER1D", "SAMPLER2D", "SAMPLER2DARRAY", "SAMPLER3D", "SAMPLERCUBE", "", "SAMPLER2DSHADOW"];
+/// Names of the shader modes.
+pub const MODE_NAMES: [&str; 4] = ["UniformRegister", "UniformBlock", "GeometryShader", "ComputeShader"];
+
 /// GX2ShaderVarType from its name (wut enum values; GLSL spellings accepted).
 pub fn var_type(name: &str) -> Option<u32> {
     if let Ok(n) = name.parse::<u32>() {
@@ -85,6 +96,9 @@ pub fn var_type(name: &str) -> Option<u32> {
         "UINT" => 3,
         "FLOAT" => 4,
         "DOUBLE" => 5,
+        "DOUBLE2" => 6,
+        "DOUBLE3" => 7,
+        "DOUBLE4" => 8,
         "FLOAT2" | "VEC2" => 9,
         "FLOAT3" | "VEC3" => 10,
         "FLOAT4" | "VEC4" => 11,
