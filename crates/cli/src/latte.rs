@@ -55,7 +55,7 @@ pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
         LatteCommand::Disasm { file, raw } => {
             let bytes = std::fs::read(&file).with_context(|| format!("{}: cannot read", file.display()))?;
             let text = disasm(&bytes, raw).with_context(|| file.display().to_string())?;
-            print!("{text}");
+            emit(&text)?;
         }
         LatteCommand::Asm { files, output, legacy } => {
             let (mut vs, mut ps) = (None, None);
@@ -83,15 +83,24 @@ pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
             for e in entries {
                 let p = output.join(format!("{:08x}.gsh", e.id));
                 std::fs::write(&p, &e.gfd).with_context(|| format!("{}: cannot write", p.display()))?;
-                println!("{}", p.display());
+                emit(&format!("{}\n", p.display()))?;
             }
         }
         LatteCommand::Inventory { dir } => {
             let inv = latte::key::inventory(&dir).with_context(|| format!("{}: cannot scan", dir.display()))?;
-            println!("{}", serde_json::to_string_pretty(&inv)?);
+            emit(&format!("{}\n", serde_json::to_string_pretty(&inv)?))?;
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes to stdout; a closed pipe (`| head`) ends the output quietly instead of panicking.
+fn emit(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => Ok(r?),
+    }
 }
 
 fn disasm(bytes: &[u8], raw: bool) -> anyhow::Result<String> {
@@ -182,4 +191,67 @@ fn inspect_bytes(bytes: &[u8]) -> anyhow::Result<Value> {
 pub fn inspect(_path: &Path, bytes: &[u8]) -> Option<anyhow::Result<serde_json::Value>> {
     mt::container_kind(bytes)?;
     Some(inspect_bytes(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn corpus(p: &str) -> PathBuf {
+        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus")).join(p)
+    }
+
+    #[test]
+    fn asm_reproduces_a_pair() {
+        let out = std::env::temp_dir().join(format!("shaderport-latte-{}.gsh", std::process::id()));
+        let args = LatteArgs {
+            command: LatteCommand::Asm {
+                files: vec![corpus("latte/librw/asm/skin.vsh"), corpus("latte/librw/asm/simple.psh")],
+                output: out.clone(),
+                legacy: false,
+            },
+        };
+        run(args).unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(corpus("latte/librw/skin.gsh")).unwrap());
+        let _ = std::fs::remove_file(out);
+    }
+
+    #[test]
+    fn asm_error_names_the_file_and_line() {
+        let dir = std::env::temp_dir().join(format!("shaderport-latte-bad-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let src = dir.join("bad.psh");
+        std::fs::write(&src, "00 ALU: ADDR(32) CNT(1)\n  0 x: MUL R0.x, R1.x, R9Z.x\nEND_OF_PROGRAM\n").unwrap();
+        let args = LatteArgs { command: LatteCommand::Asm { files: vec![src.clone()], output: dir.join("o.gsh"), legacy: false } };
+        let e = format!("{:#}", run(args).unwrap_err());
+        assert!(e.contains("bad.psh") && e.contains("line 2"), "{e}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn inspect_lists_shaders_keys_and_registers() {
+        let bytes = std::fs::read(corpus("latte/ClassiCube/textured_exp.gsh")).unwrap();
+        let v = inspect(Path::new("x.gsh"), &bytes).unwrap().unwrap();
+        let shaders = v["gfds"][0]["shaders"].as_array().unwrap();
+        assert_eq!(shaders.len(), 2);
+        assert_eq!(shaders[0]["stage"], "vertex");
+        assert_eq!(shaders[1]["stage"], "pixel");
+        assert_eq!(shaders[0]["key"].as_str().unwrap().len(), 16);
+        assert_eq!(shaders[0]["attributes"][0]["name"], "in_pos");
+        assert_eq!(shaders[1]["samplers"][0]["name"], "texImage");
+        assert_eq!(shaders[1]["registers"]["SPI_PS_IN_CONTROL_0"], "0x14000903");
+        assert!(inspect(Path::new("x"), b"not a shader").is_none());
+        let truncated = &bytes[..100];
+        let e = inspect(Path::new("x"), truncated).unwrap().unwrap_err().to_string();
+        assert!(e.contains("byte offset"), "{e}");
+    }
+
+    #[test]
+    fn disasm_of_an_es_container_names_its_id() {
+        let gfd = std::fs::read(corpus("latte/wut/pos_col_shader.gsh")).unwrap();
+        let es = mt::Es { version: 10, id: 0xC977, reserved: 0, gfd }.to_bytes();
+        let text = disasm(&es, false).unwrap();
+        assert!(text.contains("GFD id 0x0000c977"), "{text}");
+        assert!(text.contains("EXP_DONE: POS0, R2") && text.contains("CALL_FS NO_BARRIER"), "{text}");
+    }
 }

@@ -46,13 +46,22 @@ pub struct ShaderRecord {
     pub program_bytes: usize,
 }
 
+/// Where a GFD was found.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct FoundIn {
+    pub file: String,
+    pub container: ContainerKind,
+    /// Id in the container (0 for a plain .gsh).
+    pub id: u32,
+}
+
 /// One unique GFD (by SHA-1) and every place it was found.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct GfdRecord {
     pub sha1: String,
     pub size: usize,
-    /// (file, container kind, id in the container).
-    pub found_in: Vec<(String, ContainerKind, u32)>,
+    /// Every place the GFD was found.
+    pub found_in: Vec<FoundIn>,
     pub shaders: Vec<ShaderRecord>,
 }
 
@@ -120,7 +129,7 @@ pub fn inventory(root: &Path) -> Result<Inventory, std::io::Error> {
                             by_sha.entry(sha.clone()).or_insert(GfdRecord { sha1: sha.clone(), size: e.gfd.len(), found_in: vec![], shaders })
                         }
                     };
-                    rec.found_in.push((name.clone(), kind, e.id));
+                    rec.found_in.push(FoundIn { file: name.clone(), container: kind, id: e.id });
                 }
             }
         }
