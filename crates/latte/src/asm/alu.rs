@@ -61,6 +61,45 @@ fn index_mode(s: &str) -> R<u8> {
     Err(format!("bad relative index '{s}'"))
 }
 
+/// Splits a source operand into its base (`R3`, `KC0[4]`, `0x3F800000`, `(0x..,1.0)`, `2.5f`,
+/// `PV1`), its relative index (`[AR.x]`) and its channel letter.
+fn split_operand(t: &str) -> Option<(&str, Option<&str>, Option<char>)> {
+    let bytes = t.as_bytes();
+    let end = if t.starts_with('(') {
+        t.find(')')? + 1
+    } else if t.starts_with("0x") || t.starts_with("0X") {
+        2 + t[2..].find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(t.len() - 2)
+    } else if t.starts_with(|c: char| c.is_ascii_digit()) {
+        let mut i = 0;
+        while i < bytes.len() {
+            let c = bytes[i];
+            let dot_chan = c == b'.' && bytes.get(i + 1).is_some_and(|n| b"xyzwXYZW".contains(n));
+            if dot_chan || !(c.is_ascii_digit() || b".e+-f".contains(&c)) {
+                break;
+            }
+            i += 1;
+        }
+        i
+    } else if t.starts_with("KC") {
+        t.find(']')? + 1
+    } else {
+        t.find(['[', '.']).unwrap_or(t.len())
+    };
+    let (base, mut rest) = t.split_at(end);
+    let mut rel = None;
+    if rest.starts_with('[') {
+        let e = rest.find(']')? + 1;
+        rel = Some(&rest[..e]);
+        rest = &rest[e..];
+    }
+    let chan = match rest {
+        "" => None,
+        r if r.len() == 2 && r.starts_with('.') => r.chars().nth(1),
+        _ => return None,
+    };
+    Some((base, rel, chan))
+}
+
 /// Splits "BASE[REL].c" into (base, rel, chan).
 fn split_rel_chan(s: &str) -> (String, Option<String>, Option<char>) {
     let mut base = s.to_string();
@@ -112,24 +151,25 @@ fn alu_src(s: &str, default_chan: u8, lits: &mut LitCtx, index: &mut Option<u8>)
         t = &owned;
         abs = true;
     }
-    // Literal forms first: they may contain '.' and ','.
-    let lit_form = t.starts_with('(') || t.starts_with("0x") || t.starts_with("0X") || t.starts_with(|c: char| c.is_ascii_digit());
-    if lit_form {
-        let (body, chan) = match t.rfind(").") {
-            Some(p) if t.starts_with('(') => (&t[..p + 1], t[p + 2..].chars().next()),
-            _ => match t.rfind('.') {
-                Some(p) if t.starts_with("0x") && t.len() == p + 2 => (&t[..p], t[p + 1..].chars().next()),
-                _ => (t, None),
-            },
-        };
+    let (base, rel, chan) = split_operand(t).ok_or_else(|| format!("bad operand '{s}'"))?;
+    if let Some(r) = rel {
+        src.rel = true;
+        let m = index_mode(r)?;
+        if index.is_some_and(|i| i != m) {
+            return Err("two different relative index modes in one instruction".into());
+        }
+        *index = Some(m);
+    }
+    // Literal forms: (0xHEX, float), 0xHEX, float.
+    if base.starts_with('(') || base.starts_with("0x") || base.starts_with("0X") || base.starts_with(|c: char| c.is_ascii_digit()) {
         let chan = chan.map(chan_of).transpose()?;
-        let (hex, float) = if let Some(inner) = body.strip_prefix('(').and_then(|b| b.strip_suffix(')')) {
+        let (hex, float) = if let Some(inner) = base.strip_prefix('(').and_then(|b| b.strip_suffix(')')) {
             let (h, f) = inner.split_once(',').ok_or("literal (hex, float) needs a comma")?;
             (Some(num(h)? as u32), parse_float(f))
-        } else if body.starts_with("0x") || body.starts_with("0X") {
-            (Some(num(body)? as u32), None)
+        } else if base.starts_with("0x") || base.starts_with("0X") {
+            (Some(num(base)? as u32), None)
         } else {
-            (None, Some(parse_float(body).ok_or_else(|| format!("bad operand '{s}'"))?))
+            (None, Some(parse_float(base).ok_or_else(|| format!("bad operand '{s}'"))?))
         };
         // Every literal written in the source takes a literal slot, as in the latte-assembler
         // that wrote the corpus files (newer versions turn 0.0, 0.5 and 1.0 into inline
@@ -139,19 +179,10 @@ fn alu_src(s: &str, default_chan: u8, lits: &mut LitCtx, index: &mut Option<u8>)
         src.chan = lits.place(chan, v)?;
         return Ok((src, abs));
     }
-    let (base, rel, chan) = split_rel_chan(t);
     if let Some(c) = chan {
         src.chan = chan_of(c)?;
     }
-    if let Some(r) = rel {
-        src.rel = true;
-        let m = index_mode(&r)?;
-        if index.is_some_and(|i| i != m) {
-            return Err("two different relative index modes in one instruction".into());
-        }
-        *index = Some(m);
-    }
-    let b = base.as_str();
+    let b = base;
     src.sel = if let Some(n) = b.strip_prefix("KC0[").and_then(|n| n.strip_suffix(']')) {
         sel::KCACHE0 + bounded(n, 31, "kcache index")? as u16
     } else if let Some(n) = b.strip_prefix("KC1[").and_then(|n| n.strip_suffix(']')) {

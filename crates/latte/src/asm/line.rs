@@ -229,7 +229,7 @@ pub(crate) fn parse_cf(text: &str) -> R<(CfInst, CfExtra)> {
                 let v = v.strip_prefix("CB").ok_or("KCACHE needs CBn:start-end")?;
                 let (b, range) = v.split_once(':').ok_or("KCACHE needs CBn:start-end")?;
                 let (s, e) = range.split_once('-').ok_or("KCACHE needs CBn:start-end")?;
-                let (s, e) = (bounded(s, 4095, "kcache start")?, bounded(e, 4095, "kcache end")?);
+                let (s, e) = (bounded(s, 8191, "kcache start")?, bounded(e, 8191, "kcache end")?);
                 let mode = match e.wrapping_sub(s) {
                     15 => 1,
                     31 => 2,
