@@ -27,6 +27,9 @@ enum LatteCommand {
         /// Treat the file as raw little-endian program words.
         #[arg(long)]
         raw: bool,
+        /// Find GFDs by scanning for their magic (containers of an unknown layout).
+        #[arg(long, conflicts_with = "raw")]
+        scan: bool,
     },
     /// Assemble vertex (.vsh) and/or pixel (.psh) sources into a GFD file.
     Asm {
@@ -45,6 +48,9 @@ enum LatteCommand {
         file: PathBuf,
         #[arg(short = 'o', long = "output")]
         output: PathBuf,
+        /// Find GFDs by scanning for their magic (containers of an unknown layout).
+        #[arg(long)]
+        scan: bool,
     },
     /// Every unique shader of a directory tree, by GFD SHA-1 and by runtime key (JSON).
     Inventory { dir: PathBuf },
@@ -52,9 +58,9 @@ enum LatteCommand {
 
 pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
     match args.command {
-        LatteCommand::Disasm { file, raw } => {
+        LatteCommand::Disasm { file, raw, scan } => {
             let bytes = std::fs::read(&file).with_context(|| format!("{}: cannot read", file.display()))?;
-            let text = disasm(&bytes, raw).with_context(|| file.display().to_string())?;
+            let text = disasm(&bytes, raw, scan).with_context(|| file.display().to_string())?;
             emit(&text)?;
         }
         LatteCommand::Asm { files, output, legacy } => {
@@ -76,9 +82,9 @@ pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
             })?;
             std::fs::write(&output, gfd.to_bytes()).with_context(|| format!("{}: cannot write", output.display()))?;
         }
-        LatteCommand::Extract { file, output } => {
+        LatteCommand::Extract { file, output, scan } => {
             let bytes = std::fs::read(&file).with_context(|| format!("{}: cannot read", file.display()))?;
-            let (_, entries) = mt::entries(&bytes).with_context(|| file.display().to_string())?;
+            let entries = container_entries(&bytes, scan).with_context(|| file.display().to_string())?;
             std::fs::create_dir_all(&output).with_context(|| format!("{}: cannot create", output.display()))?;
             for e in entries {
                 let p = output.join(format!("{:08x}.gsh", e.id));
@@ -103,14 +109,27 @@ fn emit(text: &str) -> anyhow::Result<()> {
     }
 }
 
-fn disasm(bytes: &[u8], raw: bool) -> anyhow::Result<String> {
+/// The GFDs of a container, by its layout or (`scan`) by searching for GFD magics.
+fn container_entries(bytes: &[u8], scan: bool) -> anyhow::Result<Vec<mt::Entry>> {
+    if scan {
+        let e = mt::scan_gfds(bytes);
+        if e.is_empty() {
+            bail!("no GFD found by scanning");
+        }
+        return Ok(e);
+    }
+    Ok(mt::entries(bytes)?.1)
+}
+
+fn disasm(bytes: &[u8], raw: bool, scan: bool) -> anyhow::Result<String> {
     if raw {
         return Ok(latte::disasm::disassemble(&Program::decode_bytes(bytes, 0)?));
     }
-    let (kind, entries) = mt::entries(bytes)?;
+    let plain = !scan && mt::container_kind(bytes) == Some(mt::ContainerKind::Gfd);
+    let entries = container_entries(bytes, scan)?;
     let mut out = String::new();
     for e in entries {
-        if kind != mt::ContainerKind::Gfd {
+        if !plain {
             out.push_str(&format!("; ######## GFD id 0x{:08x}{} at byte 0x{:x} ########\n", e.id, e.name.as_ref().map_or(String::new(), |n| format!(" \"{n}\"")), e.offset));
         }
         let f = GfdFile::parse_at(&e.gfd, e.offset)?;
@@ -250,7 +269,9 @@ mod tests {
     fn disasm_of_an_es_container_names_its_id() {
         let gfd = std::fs::read(corpus("latte/wut/pos_col_shader.gsh")).unwrap();
         let es = mt::Es { version: 10, id: 0xC977, reserved: 0, gfd }.to_bytes();
-        let text = disasm(&es, false).unwrap();
+        let text = disasm(&es, false, false).unwrap();
+        let scanned = disasm(&es, false, true).unwrap();
+        assert!(scanned.contains("GFD id 0x00000000") && scanned.contains("EXP_DONE: POS0, R2"), "{scanned}");
         assert!(text.contains("GFD id 0x0000c977"), "{text}");
         assert!(text.contains("EXP_DONE: POS0, R2") && text.contains("CALL_FS NO_BARRIER"), "{text}");
     }

@@ -292,3 +292,24 @@ pub fn entries(bytes: &[u8]) -> Result<(ContainerKind, Vec<Entry>)> {
     };
     Ok((kind, e))
 }
+
+/// Finds every GFD embedded anywhere in `bytes` by its "Gfx2" magic, for containers whose
+/// layout this crate does not know (a real .lfx whose tables differ from the layout above).
+/// Entries get their ordinal as id. Candidates that do not parse as a whole GFD are skipped;
+/// the scan resumes after each GFD found.
+pub fn scan_gfds(bytes: &[u8]) -> Vec<Entry> {
+    let magic = crate::gfd::FILE_MAGIC.to_be_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 4 <= bytes.len() {
+        if bytes[i..i + 4] == magic {
+            if let Ok((_, len)) = GfdFile::parse_prefix(&bytes[i..], i) {
+                out.push(Entry { id: out.len() as u32, name: None, gfd: bytes[i..i + len].to_vec(), offset: i });
+                i += len;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
+}
