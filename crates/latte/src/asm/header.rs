@@ -337,6 +337,11 @@ fn apply(h: &mut ShaderHeader, dirs: &[Directive]) -> Result<()> {
     Ok(())
 }
 
+/// Line of the last directive naming `obj` (0 when none does: the value was a default).
+fn dir_line(dirs: &[Directive], obj: &str) -> usize {
+    dirs.iter().rev().find(|d| d.obj == obj).map_or(0, |d| d.line)
+}
+
 fn directives(a: &Assembled) -> Result<Vec<Directive>> {
     let mut v = Vec::new();
     for (ln, c) in &a.comments {
@@ -369,7 +374,7 @@ pub fn vertex_header(a: &Assembled) -> Result<ShaderHeader> {
         return Ok(h);
     }
     if h.regs[0] & 0xFF != ngpr {
-        return Err(Error::asm(0, format!("invalid SQ_PGM_RESOURCES_VS.NUM_GPRS {}, expected {ngpr}", h.regs[0] & 0xFF)));
+        return Err(Error::asm(dir_line(&dirs, "SQ_PGM_RESOURCES_VS"), format!("invalid SQ_PGM_RESOURCES_VS.NUM_GPRS {}, expected {ngpr}", h.regs[0] & 0xFF)));
     }
     let n = h.attrib_vars.len() as u32;
     if h.regs[16] == 0 {
@@ -378,7 +383,7 @@ pub fn vertex_header(a: &Assembled) -> Result<ShaderHeader> {
             h.regs[17 + i] = (h.regs[17 + i] & !0xFF) | (v.location & 0xFF);
         }
     } else if h.regs[16] != n {
-        return Err(Error::asm(0, format!("invalid NUM_SQ_VTX_SEMANTIC {}, expected {n}", h.regs[16])));
+        return Err(Error::asm(dir_line(&dirs, "NUM_SQ_VTX_SEMANTIC"), format!("invalid NUM_SQ_VTX_SEMANTIC {}, expected {n}", h.regs[16])));
     }
     for i in h.regs[16].min(32) as usize..32 {
         h.regs[17 + i] |= 0xFF;
@@ -387,7 +392,7 @@ pub fn vertex_header(a: &Assembled) -> Result<ShaderHeader> {
     if h.regs[15] == 0 {
         h.regs[15] = clear;
     } else if h.regs[15] != clear {
-        return Err(Error::asm(0, format!("invalid SQ_VTX_SEMANTIC_CLEAR {:#x}, expected {clear:#x}", h.regs[15])));
+        return Err(Error::asm(dir_line(&dirs, "SQ_VTX_SEMANTIC_CLEAR"), format!("invalid SQ_VTX_SEMANTIC_CLEAR {:#x}, expected {clear:#x}", h.regs[15])));
     }
     Ok(h)
 }
@@ -414,13 +419,13 @@ pub fn pixel_header(a: &Assembled) -> Result<ShaderHeader> {
         return Ok(h);
     }
     if h.regs[0] & 0xFF != ngpr {
-        return Err(Error::asm(0, format!("invalid SQ_PGM_RESOURCES_PS.NUM_GPRS {}, expected {ngpr}", h.regs[0] & 0xFF)));
+        return Err(Error::asm(dir_line(&dirs, "SQ_PGM_RESOURCES_PS"), format!("invalid SQ_PGM_RESOURCES_PS.NUM_GPRS {}, expected {ngpr}", h.regs[0] & 0xFF)));
     }
     let interp = h.regs[2] & 0x3F;
     if interp == 0 {
         h.regs[2] |= h.regs[4] & 0x3F;
     } else if interp != h.regs[4] {
-        return Err(Error::asm(0, format!("SPI_PS_IN_CONTROL_0.NUM_INTERP {interp} differs from NUM_SPI_PS_INPUT_CNTL {}", h.regs[4])));
+        return Err(Error::asm(dir_line(&dirs, "SPI_PS_IN_CONTROL_0"), format!("SPI_PS_IN_CONTROL_0.NUM_INTERP {interp} differs from NUM_SPI_PS_INPUT_CNTL {}", h.regs[4])));
     }
     Ok(h)
 }
