@@ -30,6 +30,10 @@ enum LatteCommand {
         /// Find GFDs by scanning for their magic (containers of an unknown layout).
         #[arg(long, conflicts_with = "raw")]
         scan: bool,
+        /// Also write each shader to DIR as <file>_<gfd>_<n>.vsh / .psh / .gs.txt, sources that
+        /// `latte asm` reads back.
+        #[arg(long, value_name = "DIR", conflicts_with = "raw")]
+        split: Option<PathBuf>,
     },
     /// Assemble vertex (.vsh) and/or pixel (.psh) sources into a GFD file.
     Asm {
@@ -58,9 +62,12 @@ enum LatteCommand {
 
 pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
     match args.command {
-        LatteCommand::Disasm { file, raw, scan } => {
+        LatteCommand::Disasm { file, raw, scan, split } => {
             let bytes = std::fs::read(&file).with_context(|| format!("{}: cannot read", file.display()))?;
             let text = disasm(&bytes, raw, scan).with_context(|| file.display().to_string())?;
+            if let Some(dir) = split {
+                split_sources(&file, &bytes, scan, &dir)?;
+            }
             emit(&text)?;
         }
         LatteCommand::Asm { files, output, legacy } => {
@@ -98,6 +105,26 @@ pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes one assembler source per shader into `dir`.
+fn split_sources(file: &Path, bytes: &[u8], scan: bool, dir: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+    let stem = file.file_stem().map_or("shader".into(), |s| s.to_string_lossy().into_owned());
+    for (g, e) in container_entries(bytes, scan).with_context(|| file.display().to_string())?.iter().enumerate() {
+        let f = GfdFile::parse_at(&e.gfd, e.offset).with_context(|| file.display().to_string())?;
+        for (n, s) in f.shaders().with_context(|| file.display().to_string())?.iter().enumerate() {
+            let ext = match s.header.stage {
+                Stage::Vertex => "vsh",
+                Stage::Pixel => "psh",
+                Stage::Geometry => "gs.txt",
+            };
+            let p = dir.join(format!("{stem}_{g}_{n}.{ext}"));
+            let text = latte::disasm::shader_source(s).with_context(|| file.display().to_string())?;
+            std::fs::write(&p, text).with_context(|| format!("{}: cannot write", p.display()))?;
+        }
+    }
+    Ok(())
 }
 
 /// Writes to stdout; a closed pipe (`| head`) ends the output quietly instead of panicking.
@@ -233,6 +260,19 @@ mod tests {
         run(args).unwrap();
         assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(corpus("latte/librw/skin.gsh")).unwrap());
         let _ = std::fs::remove_file(out);
+    }
+
+    #[test]
+    fn split_sources_assemble_back_to_the_file() {
+        let dir = std::env::temp_dir().join(format!("shaderport-latte-split-{}", std::process::id()));
+        let file = corpus("latte/librw/matfx_env.gsh");
+        let bytes = std::fs::read(&file).unwrap();
+        split_sources(&file, &bytes, false, &dir).unwrap();
+        let out = dir.join("out.gsh");
+        let files = vec![dir.join("matfx_env_0_0.vsh"), dir.join("matfx_env_0_1.psh")];
+        run(LatteArgs { command: LatteCommand::Asm { files, output: out.clone(), legacy: false } }).unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), bytes);
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

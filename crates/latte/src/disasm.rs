@@ -516,6 +516,20 @@ pub fn header_directives(h: &crate::gfd::ShaderHeader) -> String {
     o
 }
 
+/// The disassembly of one shader (header directives, then program) as a stand-alone source that
+/// `assemble` + `vertex_header` / `pixel_header` turn back into the same header and program.
+///
+/// # Errors
+/// Program decode errors, with their byte offsets.
+pub fn shader_source(s: &crate::gfd::GfdShader) -> crate::Result<String> {
+    let mut o = header_directives(&s.header);
+    match &s.program {
+        Some(p) => o.push_str(&disassemble(&Program::decode_bytes(p, s.program_offset)?)),
+        None => o.push_str("; (no program block)\n"),
+    }
+    Ok(o)
+}
+
 /// Disassembles every shader of a GFD file: for each, a banner, its header directives and its
 /// program (and a geometry shader's copy program). Each section assembles back on its own.
 ///
@@ -525,11 +539,7 @@ pub fn disassemble_gfd(file: &crate::gfd::GfdFile) -> crate::Result<String> {
     let mut o = String::new();
     for (n, s) in file.shaders()?.iter().enumerate() {
         let _ = writeln!(o, "; ======== shader {n}: {} ========", s.header.stage.name());
-        o.push_str(&header_directives(&s.header));
-        match &s.program {
-            Some(p) => o.push_str(&disassemble(&Program::decode_bytes(p, s.program_offset)?)),
-            None => o.push_str("; (no program block)\n"),
-        }
+        o.push_str(&shader_source(s)?);
         if let Some(c) = &s.copy_program {
             let _ = writeln!(o, "; ======== shader {n}: geometry copy program ========");
             o.push_str(&disassemble(&Program::decode_bytes(c, 0)?));
