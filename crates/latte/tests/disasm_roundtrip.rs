@@ -73,6 +73,7 @@ fn gfd_sections_reassemble() {
             got.program_size = want.program_size;
             got.gx2r = want.gx2r.clone();
             got.block_major = want.block_major;
+            got.struct_size = want.struct_size;
             assert_eq!(got, want, "{}", f.display());
             n += 1;
         }

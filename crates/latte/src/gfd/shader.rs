@@ -88,6 +88,8 @@ pub struct ShaderHeader {
     pub stage: Stage,
     /// Major version of the block it came from (selects the pixel struct size).
     pub block_major: u32,
+    /// Byte size of the fixed struct (0xB0 or 0xC0 for geometry headers, see `struct_size_of`).
+    pub struct_size: usize,
     /// The register block (stage.reg_count() words).
     pub regs: Vec<u32>,
     pub program_size: u32,
@@ -172,7 +174,7 @@ impl ShaderHeader {
     pub fn new(stage: Stage, regs: Vec<u32>) -> ShaderHeader {
         let gx2r = vec![0; (stage.struct_size(1) - fixed_end(stage)) / 4];
         ShaderHeader {
-            stage, block_major: 1, regs, program_size: 0, program_ptr: 0, copy_program_size: 0, copy_program_ptr: 0,
+            stage, block_major: 1, struct_size: stage.struct_size(1), regs, program_size: 0, program_ptr: 0, copy_program_size: 0, copy_program_ptr: 0,
             mode: 0, uniform_blocks: vec![], uniform_vars: vec![], initial_values: vec![], loop_vars: vec![],
             sampler_vars: vec![], attrib_vars: vec![], ring_item_size: 0, has_stream_out: 0, stream_out_stride: [0; 4],
             gx2r, raw: None,
@@ -198,6 +200,7 @@ impl ShaderHeader {
         let nreg = stage.reg_count();
         let mut h = ShaderHeader::new(stage, words[..nreg].to_vec());
         h.block_major = block.major;
+        h.struct_size = size;
         let mut i = nreg;
         h.program_size = words[i];
         h.program_ptr = words[i + 1];
@@ -263,7 +266,7 @@ impl ShaderHeader {
     /// fields, then name fields), relocation header.
     pub fn canonical_bytes(&self, pad_strings: bool) -> Vec<u8> {
         let stage = self.stage;
-        let ssize = stage.struct_size(self.block_major);
+        let ssize = self.struct_size;
         let mut words: Vec<u32> = self.regs.clone();
         words.resize(stage.reg_count(), 0);
         words.push(self.program_size);
