@@ -30,22 +30,18 @@ fn decode_encode_identity_on_corpus() {
 fn mesa_name(n: &str) -> &str {
     // Mesa appends _sat to an op with CLAMP set.
     let n = n.strip_suffix("_sat").unwrap_or(n);
-    match n {
-        "EXPORT" => "EXP",
-        "EXPORT_DONE" => "EXP_DONE",
-        "ALU_NOP" => "NOP",
-        "GET_TEXTURE_RESINFO" => "GET_TEXTURE_INFO",
-        "GET_NUMBER_OF_SAMPLES" => "GET_SAMPLE_INFO",
-        "GET_LOD" => "GET_COMP_TEX_LOD",
-        n => n,
+    if n == "ALU_NOP" {
+        return "NOP";
     }
+    n
 }
 
 /// Names the decoder gives each word index: CF, ALU (with slot letter) and fetch instructions.
 fn names(p: &Program) -> HashMap<usize, String> {
     let mut m = HashMap::new();
+    use latte::isa::names::mesa_mnemonic;
     for (i, c) in p.cf.iter().enumerate() {
-        m.insert(2 * i, c.name());
+        m.insert(2 * i, mesa_mnemonic(&c.name()).to_string());
     }
     for cl in &p.clauses {
         let mut w = 2 * cl.addr as usize;
@@ -63,7 +59,7 @@ fn names(p: &Program) -> HashMap<usize, String> {
             ClauseBody::Fetch(v) => {
                 for f in v {
                     let n = match f {
-                        FetchInst::Tex(t) => t.name().to_string(),
+                        FetchInst::Tex(t) => mesa_mnemonic(t.name()).to_string(),
                         FetchInst::Vtx(v) if v.op == 0 => "VFETCH".to_string(),
                         FetchInst::Vtx(v) => v.name(),
                     };

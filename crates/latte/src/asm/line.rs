@@ -142,7 +142,8 @@ pub(crate) fn parse_fetch(name: &str, rest: &str, in_tex: bool) -> R<FetchInst> 
     if !in_tex {
         return Err(format!("unknown VTX instruction '{name}'"));
     }
-    let op = table::TEX_OPS.iter().find(|o| o.1 == name).map(|o| o.0).ok_or_else(|| format!("unknown TEX instruction '{name}'"))?;
+    let canon = from_mesa_mnemonic(name);
+    let op = table::TEX_OPS.iter().find(|o| o.1 == canon).map(|o| o.0).ok_or_else(|| format!("unknown TEX instruction '{name}'"))?;
     let parts = split(rest, 4)?;
     let mut t = TexInst { op, coord_type: [true; 4], ..Default::default() };
     let (g, rel, sw) = gpr_rel(&parts.ops[0])?;

@@ -105,7 +105,7 @@ pub fn assemble(text: &str) -> Result<Assembled> {
         }
         let name = second.trim_end_matches(':');
         let in_fetch = clauses.last().filter(|c| c.kind != ClauseKind::Alu && c.cf_index + 1 == cf.len());
-        let is_cf = table::CF_OPS.iter().any(|o| o.name == name) || table::CF_ALU_OPS.iter().any(|o| o.1 == name)
+        let is_cf = name == "EXPORT" || name == "EXPORT_DONE" || table::CF_OPS.iter().any(|o| o.name == name) || table::CF_ALU_OPS.iter().any(|o| o.1 == name)
             || table::CF_EXP_OPS.iter().any(|o| o.1 == name) || name.starts_with("CF_0x") || name.starts_with("EXP_0x")
             || name == "EXPORT" || name == "EXPORT_DONE";
         if let (Some(c), false) = (in_fetch, is_cf) {
