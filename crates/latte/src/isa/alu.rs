@@ -185,11 +185,15 @@ impl AluInst {
 
 /// Assigns slots to the instructions of one group, in encoding order (§2.1): trans-only ops go
 /// to t, vector-only ops to their DST_CHAN, other ops to DST_CHAN if free, else t. Slot 4 is t.
-/// Returns `None` when two instructions need the same slot.
-pub fn assign_slots(insts: &[AluInst]) -> Option<Vec<u8>> {
+/// Returns `None` when two instructions need the same slot or there are more than five; entries
+/// past the group's length are 0.
+pub fn assign_slots(insts: &[AluInst]) -> Option<[u8; 5]> {
     let mut used = [false; 5];
-    let mut out = Vec::with_capacity(insts.len());
-    for i in insts {
+    let mut out = [0u8; 5];
+    if insts.len() > 5 {
+        return None;
+    }
+    for (k, i) in insts.iter().enumerate() {
         let c = i.dst_chan as usize;
         let slot = match i.slots() {
             Slots::Trans => 4,
@@ -200,7 +204,7 @@ pub fn assign_slots(insts: &[AluInst]) -> Option<Vec<u8>> {
             return None;
         }
         used[slot] = true;
-        out.push(slot as u8);
+        out[k] = slot as u8;
     }
     Some(out)
 }

@@ -10,8 +10,9 @@ use crate::error::{Error, Result};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AluGroup {
     pub insts: Vec<AluInst>,
-    /// Slot of each instruction (0-3 x-w, 4 t); `None` when two instructions claim a slot.
-    pub slots: Option<Vec<u8>>,
+    /// Slot of each instruction (0-3 x-w, 4 t; entries past `insts.len()` unused); `None` when
+    /// two instructions claim a slot.
+    pub slots: Option<[u8; 5]>,
     /// Literal dwords (0, 2 or 4: one or two 64-bit slots, padding included).
     pub literals: Vec<u32>,
 }
@@ -51,8 +52,9 @@ pub struct Program {
 pub fn literal_words(insts: &[AluInst]) -> usize {
     let mut n = 0;
     for i in insts {
-        for (k, s) in i.srcs().iter().enumerate() {
-            if k < i.src_count() && s.sel == sel::LITERAL {
+        let srcs = i.srcs();
+        for s in &srcs[..i.src_count().min(3)] {
+            if s.sel == sel::LITERAL {
                 n = n.max(if s.chan >= 2 { 4 } else { 2 });
             }
         }
@@ -95,7 +97,7 @@ impl Program {
                     let mut groups = Vec::new();
                     let mut p = start;
                     while p < end {
-                        let mut insts = Vec::new();
+                        let mut insts = Vec::with_capacity(5);
                         loop {
                             let inst = AluInst::decode(words[p], words[p + 1]);
                             covered[p] = true;
