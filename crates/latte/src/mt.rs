@@ -24,7 +24,9 @@ pub const MAX_ENTRIES: usize = 1 << 16;
 /// One GFD of a container with its id (and name, for .lfx).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// Id.
     pub id: u32,
+    /// Name.
     pub name: Option<String>,
     /// The GFD's bytes.
     pub gfd: Vec<u8>,
@@ -43,9 +45,13 @@ fn gfd_at(r: &mut Reader<'_>, data: &[u8]) -> Result<(Vec<u8>, usize)> {
 /// An `.es` file: 16-byte header (magic, version 0x0A, id, 0) and one GFD.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Es {
+    /// Version.
     pub version: u32,
+    /// Id.
     pub id: u32,
+    /// The reserved word.
     pub reserved: u32,
+    /// The GFD bytes.
     pub gfd: Vec<u8>,
 }
 
@@ -86,7 +92,9 @@ impl Es {
 /// `count` entries of (u32 id, GFD).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Spkg {
+    /// The three header words after the count (kept as read).
     pub header_words: [u32; 3],
+    /// The GFDs with their ids.
     pub entries: Vec<Entry>,
 }
 
@@ -137,9 +145,11 @@ impl Spkg {
 /// 0xFFFFFFFF, GFD offset, GFD size) per shader. Offsets are from the file start.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lfx {
+    /// Version.
     pub version: u32,
     /// Every name of the effect (techniques, shaders, buffers, states...).
     pub names: Vec<String>,
+    /// The GFDs with their ids.
     pub entries: Vec<Entry>,
 }
 
@@ -257,9 +267,13 @@ impl Lfx {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ContainerKind {
+    /// A plain GFD (.gsh).
     Gfd,
+    /// An .es file.
     Es,
+    /// An .spkg package.
     Spkg,
+    /// An .lfx effect.
     Lfx,
 }
 

@@ -13,10 +13,15 @@ use crate::isa::{CfInst, FetchInst};
 /// One `; $OBJ[index].MEMBER = value` directive.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Directive {
+    /// Source line (1-based).
     pub line: usize,
+    /// Key before any index or dot, upper-cased.
     pub obj: String,
+    /// Array index, if any.
     pub index: Option<usize>,
+    /// Member after the dot, upper-cased.
     pub member: Option<String>,
+    /// Value.
     pub value: String,
 }
 

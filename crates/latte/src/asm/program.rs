@@ -27,6 +27,7 @@ struct PendingClause {
 /// The result of assembling program text.
 #[derive(Debug, Clone)]
 pub struct Assembled {
+    /// The assembled program.
     pub program: Program,
     /// Comment lines (without the ';'), in order: the header directives live here.
     pub comments: Vec<(usize, String)>,

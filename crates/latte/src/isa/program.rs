@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 /// One VLIW instruction group and the literal constants that follow it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AluGroup {
+    /// The instructions in encoding order.
     pub insts: Vec<AluInst>,
     /// Slot of each instruction (0-3 x-w, 4 t; entries past `insts.len()` unused); `None` when
     /// two instructions claim a slot.
@@ -20,23 +21,29 @@ pub struct AluGroup {
 /// The body of a clause.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ClauseBody {
+    /// An ALU clause / the CF_ALU encoding.
     Alu(Vec<AluGroup>),
+    /// Fetch instructions.
     Fetch(Vec<FetchInst>),
 }
 
 /// A clause run by CF instruction `cf_index`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Clause {
+    /// Index of the CF instruction that runs the clause.
     pub cf_index: usize,
+    /// Kind.
     pub kind: ClauseKind,
     /// Start in 64-bit units.
     pub addr: u32,
+    /// Its instructions.
     pub body: ClauseBody,
 }
 
 /// A decoded program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {
+    /// CF instructions from word 0 to END_OF_PROGRAM.
     pub cf: Vec<CfInst>,
     /// One per clause-running CF instruction, in CF order.
     pub clauses: Vec<Clause>,

@@ -20,8 +20,11 @@ pub enum CfClass {
 /// A plain CF opcode (CF_WORD1.CF_INST, 7 bits, values below 0x20).
 #[derive(Clone, Copy, Debug)]
 pub struct CfOp {
+    /// Opcode value.
     pub code: u8,
+    /// Name.
     pub name: &'static str,
+    /// How the instruction uses its fields.
     pub class: CfClass,
 }
 
@@ -85,9 +88,11 @@ pub enum Slots {
 pub struct AluOp {
     /// OP2: the 11-bit ALU_INST; OP3: the 5-bit ALU_INST.
     pub code: u16,
+    /// Name.
     pub name: &'static str,
     /// Number of source operands.
     pub srcs: u8,
+    /// Slots the opcode may use.
     pub slots: Slots,
 }
 
