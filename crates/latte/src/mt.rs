@@ -24,9 +24,9 @@ pub const MAX_ENTRIES: usize = 1 << 16;
 /// One GFD of a container with its id (and name, for .lfx).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
-    /// Id.
+    /// Id in its container (.es id, package entry id, effect shader id; 0 for a .gsh).
     pub id: u32,
-    /// Name.
+    /// Name (.lfx entries).
     pub name: Option<String>,
     /// The GFD's bytes.
     pub gfd: Vec<u8>,
@@ -45,9 +45,9 @@ fn gfd_at(r: &mut Reader<'_>, data: &[u8]) -> Result<(Vec<u8>, usize)> {
 /// An `.es` file: 16-byte header (magic, version 0x0A, id, 0) and one GFD.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Es {
-    /// Version.
+    /// Version (0x0A in the game files).
     pub version: u32,
-    /// Id.
+    /// Id: a 32-bit state hash, equal to the file name in the game.
     pub id: u32,
     /// The reserved word.
     pub reserved: u32,
@@ -145,7 +145,7 @@ impl Spkg {
 /// 0xFFFFFFFF, GFD offset, GFD size) per shader. Offsets are from the file start.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lfx {
-    /// Version.
+    /// Effect version word.
     pub version: u32,
     /// Every name of the effect (techniques, shaders, buffers, states...).
     pub names: Vec<String>,

@@ -21,7 +21,7 @@ pub struct Directive {
     pub index: Option<usize>,
     /// Member after the dot, upper-cased.
     pub member: Option<String>,
-    /// Value.
+    /// The value text (quotes removed).
     pub value: String,
 }
 

@@ -4,7 +4,7 @@
 
 /// A register of a stage's register block: name, first word, number of words (arrays).
 pub struct RegSlot {
-    /// Name.
+    /// Register name.
     pub name: &'static str,
     /// First word in the register block.
     pub word: usize,

@@ -101,7 +101,7 @@ pub struct AluInst {
     pub dst_chan: u8,
     /// CLAMP: clamp the result to [0, 1].
     pub clamp: bool,
-    /// Kind.
+    /// The OP2 or OP3 part of word 1.
     pub kind: AluKind,
 }
 

@@ -82,7 +82,7 @@ pub struct VtxInst {
     pub format_comp: bool,
     /// SRF_MODE_ALL.
     pub srf_mode: bool,
-    /// Offset.
+    /// OFFSET: bytes added to the fetch address.
     pub offset: u16,
     /// ENDIAN_SWAP: 0 none, 1 8in16, 2 8in32.
     pub endian_swap: u8,

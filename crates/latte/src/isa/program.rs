@@ -32,7 +32,7 @@ pub enum ClauseBody {
 pub struct Clause {
     /// Index of the CF instruction that runs the clause.
     pub cf_index: usize,
-    /// Kind.
+    /// Clause kind.
     pub kind: ClauseKind,
     /// Start in 64-bit units.
     pub addr: u32,

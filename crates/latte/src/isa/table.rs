@@ -22,7 +22,7 @@ pub enum CfClass {
 pub struct CfOp {
     /// Opcode value.
     pub code: u8,
-    /// Name.
+    /// Mnemonic.
     pub name: &'static str,
     /// How the instruction uses its fields.
     pub class: CfClass,
@@ -88,7 +88,7 @@ pub enum Slots {
 pub struct AluOp {
     /// OP2: the 11-bit ALU_INST; OP3: the 5-bit ALU_INST.
     pub code: u16,
-    /// Name.
+    /// Mnemonic.
     pub name: &'static str,
     /// Number of source operands.
     pub srcs: u8,
