@@ -43,3 +43,26 @@ fn literal_with_relative_index_and_high_kcache_lines() {
     assert!(text.contains("0x1242842E[IDX7]") && text.contains("KCACHE0(CB3:4080-4111)"), "{text}");
     assert_eq!(latte::asm::assemble(&text).unwrap().program.encode(), words, "{text}");
 }
+
+/// A subroutine placed after END_OF_PROGRAM and reached by CALL is decoded up to its RETURN,
+/// printed after the END_OF_PROGRAM line and assembled back.
+#[test]
+fn call_to_a_subroutine_after_end_of_program() {
+    use latte::isa::cf::CfInst;
+    let cf = |op: u32, addr: u32, eop: bool| {
+        let (a, b) = CfInst::decode(addr, (op << 23) | ((eop as u32) << 21) | (1 << 31)).encode();
+        [a, b]
+    };
+    let exp_done = [0x0000_0000, (0x28 << 23) | (1 << 21) | 0x688];
+    let mut words = Vec::new();
+    words.extend(cf(0x12, 2, false)); // 0 CALL ADDR(2)
+    words.extend(exp_done); // 1 EXP_DONE ... END_OF_PROGRAM
+    words.extend(cf(0x00, 0, false)); // 2 NOP (subroutine body)
+    words.extend(cf(0x14, 0, false)); // 3 RETURN
+    let p = Program::decode(&words, 0).unwrap();
+    assert_eq!(p.cf.len(), 4);
+    assert!(p.extra.is_empty());
+    let text = latte::disasm::disassemble(&p);
+    assert!(text.contains("END_OF_PROGRAM\n02 NOP\n03 RETURN"), "{text}");
+    assert_eq!(latte::asm::assemble(&text).unwrap().program.encode(), words, "{text}");
+}

@@ -47,7 +47,6 @@ pub fn assemble(text: &str) -> Result<Assembled> {
     let mut cf: Vec<CfInst> = Vec::new();
     let mut clauses: Vec<PendingClause> = Vec::new();
     let mut comments = Vec::new();
-    let mut eop = false;
     let mut extra_words: Vec<(usize, u32)> = Vec::new();
     let mut size: Option<usize> = None;
     for (ln, raw_line) in text.lines().enumerate() {
@@ -65,7 +64,12 @@ pub fn assemble(text: &str) -> Result<Assembled> {
         }
         let err = |m: String| Error::asm(ln, m);
         if line == "END_OF_PROGRAM" {
-            eop = true;
+            // END_OF_PROGRAM belongs to the CF instruction before it; subroutines may follow.
+            match cf.last_mut() {
+                Some(CfInst::Normal(n)) => n.end_of_program = true,
+                Some(CfInst::Export(e)) => e.end_of_program = true,
+                _ => cf.push(CfInst::Normal(CfNormal { end_of_program: true, ..Default::default() })),
+            }
             continue;
         }
         if let Some(r) = line.strip_prefix("#WORD") {
@@ -78,9 +82,6 @@ pub fn assemble(text: &str) -> Result<Assembled> {
         if let Some(r) = line.strip_prefix("#SIZE") {
             size = Some(bounded(r.trim(), 1 << 20, "program size").map_err(err)? as usize);
             continue;
-        }
-        if eop {
-            return Err(err("instruction after END_OF_PROGRAM".into()));
         }
         // Slot continuation line: "y: MUL ...".
         let first = line.split_whitespace().next().unwrap_or("");
@@ -124,13 +125,6 @@ pub fn assemble(text: &str) -> Result<Assembled> {
             clauses.push(PendingClause { cf_index: cf.len(), kind, addr: extra.addr, cnt: extra.cnt, line: ln, groups: vec![], fetches: vec![] });
         }
         cf.push(inst);
-    }
-    if eop {
-        match cf.last_mut() {
-            Some(CfInst::Normal(n)) => n.end_of_program = true,
-            Some(CfInst::Export(e)) => e.end_of_program = true,
-            _ => cf.push(CfInst::Normal(CfNormal { end_of_program: true, ..Default::default() })),
-        }
     }
     // Build clause bodies and lay them out.
     let ncf = cf.len() as u32;

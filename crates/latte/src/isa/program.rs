@@ -78,16 +78,32 @@ impl Program {
     pub fn decode(words: &[u32], base: usize) -> Result<Program> {
         let len = words.len();
         let mut covered = vec![false; len];
-        let mut cf = Vec::new();
+        let mut cf: Vec<CfInst> = Vec::new();
         let mut i = 0;
+        // The CF program ends at END_OF_PROGRAM (§1.1). Subroutines that CALL targets past it
+        // (Nintendo's compiler may place them there) are decoded too, up to their RETURN and
+        // never into clause memory.
+        let mut target: Option<usize> = None;
+        let mut past_eop = false;
         while 2 * i + 1 < len {
             let inst = CfInst::decode(words[2 * i], words[2 * i + 1]);
+            cf.push(inst);
             covered[2 * i] = true;
             covered[2 * i + 1] = true;
-            cf.push(inst);
             i += 1;
-            if inst.end_of_program() {
-                break;
+            if let CfInst::Normal(n) = &inst {
+                if n.op == 0x12 {
+                    target = target.max(Some(n.addr as usize));
+                }
+            }
+            past_eop |= inst.end_of_program();
+            let ends = inst.end_of_program() || (past_eop && matches!(&inst, CfInst::Normal(n) if n.op == 0x14));
+            if ends {
+                let first_clause = cf.iter().filter_map(|c| c.clause()).map(|c| c.1 as usize).min().unwrap_or(usize::MAX);
+                match target {
+                    Some(t) if t >= i && t < first_clause && 2 * t + 1 < len => {}
+                    _ => break,
+                }
             }
         }
         let mut clauses = Vec::new();

@@ -65,7 +65,10 @@ pub fn program(u: &mut Unstructured<'_>, cfg: &Config) -> Result<Program> {
             0 => {
                 let op = *u.choose(&plain)?;
                 let w1 = cf_word1_plain(u, op)?;
-                cf.push(CfInst::decode(u.arbitrary()?, w1));
+                // A CALL past END_OF_PROGRAM would make the decoder read on (subroutines);
+                // keep generated calls inside the program.
+                let w0 = if op == 0x12 { u.int_in_range(0..=ncf as u32 - 1)? } else { u.arbitrary()? };
+                cf.push(CfInst::decode(w0, w1));
                 bodies.push(None);
             }
             1 => {
