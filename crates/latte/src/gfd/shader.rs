@@ -162,11 +162,11 @@ pub struct ShaderHeader {
     pub sampler_vars: Vec<SamplerVar>,
     /// Attribute variables (vertex shaders only).
     pub attrib_vars: Vec<AttribVar>,
-    /// VS and GS: ringItemSize, hasStreamOut, streamOutStride[4].
+    /// VS and GS: ringItemSize, hasStreamOut, `streamOutStride[4]`.
     pub ring_item_size: u32,
     /// hasStreamOut (VS, GS).
     pub has_stream_out: u32,
-    /// streamOutStride[4] (VS, GS).
+    /// `streamOutStride[4]` (VS, GS).
     pub stream_out_stride: [u32; 4],
     /// The GX2RBuffer words at the end of the struct, as stored.
     pub gx2r: Vec<u32>,
