@@ -89,6 +89,15 @@ fn is_identifier(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
 }
 
+/// A name that reads as a register (`c5`, `i1`, `b0`, ...), which the code printed with raw
+/// registers would then mean instead.
+fn register_like(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some('o' | 'v' | 'r' | 'c' | 'i' | 'b'))
+        && name.len() > 1
+        && chars.all(|c| c.is_ascii_digit())
+}
+
 /// Component list of an output mask (bit 0 = x), nothing for all four.
 fn output_mask_suffix(mask: u16) -> String {
     if mask & 0xF == 0xF {
@@ -209,6 +218,11 @@ pub(crate) fn print_dvle(
         }
         if !names.insert(name.clone()) {
             warn(format!("uniform name {stored:?} declared twice"));
+        }
+        if register_like(&name) {
+            // picasso looks names up before registers, so this name would hide the register
+            // the printed code means.
+            warn(format!("uniform name {stored:?} hides the register of that name"));
         }
         let (kind, first) = match UniformReg::from_raw(u.start) {
             UniformReg::Input(i) => {
