@@ -248,7 +248,7 @@ impl Smith<'_, '_> {
             };
             self.line(0, &line);
         }
-        let floats = ["0.0", "1.0", "-1.0", "0.5", "3.14159", "1e-3", "255.0", "0.125", "-7.25"];
+        let floats = ["0.0", "1.0", "-1.0", "0.5", "3.14159", "1e-3", "255.0", "0.125", "-7.25", "-0.0", "1e30", "-1e-30", "nan", "-inf", "1e-19", "0.1"];
         for i in 0..self.u.int_in_range(0..=3)? {
             let v: Vec<&str> = (0..4).map(|_| self.u.choose(&floats).copied()).collect::<Result<_>>()?;
             self.line(0, &format!(".constf k{i}({})", v.join(", ")));

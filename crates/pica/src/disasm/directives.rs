@@ -282,6 +282,10 @@ pub(crate) fn print_dvle(
         }
         let _ = writeln!(out, "{} {decl}", kind.directive());
     }
+    if dvle.uniforms.windows(2).any(|w| w[0].start > w[1].start) {
+        // picasso lists the table by register (inputs, then c, i, b), whatever the source order.
+        warn("uniform table not sorted by register".into());
+    }
     if symbols != dvle.symbols {
         warn("symbol table differs from the uniform names packed in order".into());
     }
