@@ -329,5 +329,10 @@ proptest! {
         let again = reassemble(&text).map_err(|e| TestCaseError::fail(format!("{e}\nsource:\n{source}\ndisassembly:\n{text}")))?;
         prop_assert_eq!(&again, &first, "source:\n{}\ndisassembly:\n{}", source, text);
         prop_assert_eq!(again.to_bytes(), first.to_bytes());
+        // The raw-register form reassembles the same.
+        let raw = pica::disasm::disassemble_with(&first, &pica::disasm::Options { raw_registers: true });
+        prop_assert!(raw.warnings.is_empty());
+        let again = reassemble(&raw.text).map_err(|e| TestCaseError::fail(format!("{e}\nsource:\n{source}\nraw disassembly:\n{}", raw.text)))?;
+        prop_assert_eq!(&again, &first, "raw disassembly:\n{}", raw.text);
     }
 }

@@ -20,6 +20,10 @@ pub struct DisasmArgs {
     /// bytes.
     #[arg(long)]
     strict: bool,
+    /// Print raw registers (`c4`) in the code instead of the declared uniform, input and
+    /// constant names (`projection[0]`).
+    #[arg(long)]
+    raw: bool,
 }
 
 pub fn run(args: DisasmArgs) -> anyhow::Result<ExitCode> {
@@ -29,7 +33,7 @@ pub fn run(args: DisasmArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("{name}: a DVOJ object; `pica disasm` prints linked SHBIN files (see `shaderport inspect` for objects)");
     }
     let shbin = Shbin::read(&bytes).with_context(|| name.clone())?;
-    let d = pica::disasm::disassemble_lossy(&shbin);
+    let d = pica::disasm::disassemble_with(&shbin, &pica::disasm::Options { raw_registers: args.raw });
     if args.strict {
         if let Some(first) = d.warnings.first() {
             anyhow::bail!("{name}: {first} ({} problem(s) in all; the text would not assemble back to the same bytes)", d.warnings.len());

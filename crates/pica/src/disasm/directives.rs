@@ -13,6 +13,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::float::f24_text;
+use super::instr::RegNames;
 use crate::shbin::{Constant, Dvle, GeometryMode, OutputKind, ShaderType, UniformReg};
 
 /// The DVLE header version picasso 2.7.1 writes.
@@ -108,14 +109,15 @@ fn output_mask_suffix(mask: u16) -> String {
 }
 
 /// Prints the directives of one DVLE into `out`; every table detail picasso could not reproduce
-/// is reported through `warn`.
+/// is reported through `warn`. Returns the names it declared for registers.
 pub(crate) fn print_dvle(
     dvle: &Dvle,
     entry: &str,
     shared: &mut Shared,
     out: &mut String,
     warn: &mut dyn FnMut(String),
-) {
+) -> RegNames {
+    let mut reg_names = RegNames::default();
     use std::fmt::Write;
     if dvle.version != PICASSO_DVLE_VERSION {
         warn(format!("DVLE version {:#06x} (picasso 2.7.1 writes {PICASSO_DVLE_VERSION:#06x})", dvle.version));
@@ -231,6 +233,9 @@ pub(crate) fn print_dvle(
                 }
                 input_mask |= 1 << i;
                 let _ = writeln!(out, ".in {name} v{i}");
+                if !register_like(&name) {
+                    reg_names.declare('v', i, 1, &name);
+                }
                 continue;
             }
             UniformReg::Float(n) => (Kind::Float, 0x20 + n as u32),
@@ -248,12 +253,23 @@ pub(crate) fn print_dvle(
             continue;
         }
         let decl = if size == 1 { name.clone() } else { format!("{name}[{size}]") };
+        let (file, base) = match kind {
+            Kind::Float => ('c', 0x20),
+            Kind::Int => ('i', 0x80),
+            Kind::Bool => ('b', 0x88),
+        };
+        let declare = |reg_names: &mut RegNames| {
+            if !register_like(&name) {
+                reg_names.declare(file, (first - base) as u8, size.min(255) as u8, &name);
+            }
+        };
         let shared_space = own_space.is_none();
         if shared_space {
             if let Some(&(k, pos, sz)) = shared.vertex_names.get(&name) {
                 if (k, pos, sz) != (kind, first, size) {
                     warn(format!("uniform {stored:?} placed differently from an earlier DVLE"));
                 }
+                declare(&mut reg_names);
                 let _ = writeln!(out, "{} {decl}", kind.directive());
                 continue;
             }
@@ -280,6 +296,7 @@ pub(crate) fn print_dvle(
         if shared_space {
             shared.vertex_names.insert(name.clone(), (kind, first, size));
         }
+        declare(&mut reg_names);
         let _ = writeln!(out, "{} {decl}", kind.directive());
     }
     if dvle.uniforms.windows(2).any(|w| w[0].start > w[1].start) {
@@ -293,13 +310,20 @@ pub(crate) fn print_dvle(
         warn(format!("input mask {:#06x}, but the .in entries give {input_mask:#06x}", dvle.input_mask));
     }
 
-    print_constants(dvle, &mut names, out, warn);
+    print_constants(dvle, &mut names, &mut reg_names, out, warn);
     print_outputs(dvle, out, warn);
+    reg_names
 }
 
 /// Constants in table order: `.constf`/`.consti` where picasso's downward allocator gives the
 /// stored register, `.setf`/`.seti` elsewhere, `.setb` for booleans.
-fn print_constants(dvle: &Dvle, names: &mut HashSet<String>, out: &mut String, warn: &mut dyn FnMut(String)) {
+fn print_constants(
+    dvle: &Dvle,
+    names: &mut HashSet<String>,
+    reg_names: &mut RegNames,
+    out: &mut String,
+    warn: &mut dyn FnMut(String),
+) {
     use std::fmt::Write;
     let mut float_end = 0x80u32;
     let mut int_end = 0x84u32;
@@ -324,6 +348,7 @@ fn print_constants(dvle: &Dvle, names: &mut HashSet<String>, out: &mut String, w
                     float_end -= 1;
                     let name = fresh(format!("const{reg}"), names);
                     let _ = writeln!(out, ".constf {name}({args})");
+                    reg_names.declare('c', reg, 1, &name);
                 } else {
                     let _ = writeln!(out, ".setf c{reg}({args})");
                 }
@@ -338,6 +363,7 @@ fn print_constants(dvle: &Dvle, names: &mut HashSet<String>, out: &mut String, w
                     int_end -= 1;
                     let name = fresh(format!("iconst{reg}"), names);
                     let _ = writeln!(out, ".consti {name}({args})");
+                    reg_names.declare('i', reg, 1, &name);
                 } else {
                     let _ = writeln!(out, ".seti i{reg}({args})");
                 }

@@ -5,6 +5,8 @@
 //! reason) any word that picasso cannot produce from source, so that what it prints always
 //! assembles back to the same word.
 
+use std::collections::HashMap;
+
 use crate::isa::{
     mask_name, AddrIndex, CmpOp, CondOp, Condition, DstReg, Format, Instruction, Opcode, OperandDescriptor, Operands,
     SrcReg, Swizzle,
@@ -44,13 +46,54 @@ fn mask_suffix(mask: u8) -> Result<String, Problem> {
     }
 }
 
-fn index_suffix(idx: AddrIndex) -> String {
-    idx.name().map(|n| format!("[{n}]")).unwrap_or_default()
+/// Names for registers that the directives declared (uniforms, inputs, named constants): the
+/// code then reads `projection[2]` instead of `c2`, as picasso resolves it to the same register.
+#[derive(Default, Debug)]
+pub(crate) struct RegNames {
+    /// (register file letter, index) -> (declared name, element within an array).
+    map: HashMap<(char, u8), (String, Option<u8>)>,
 }
 
-fn source(reg: SrcReg, desc: OperandDescriptor, n: usize, idx: AddrIndex) -> String {
+impl RegNames {
+    /// Registers `first..first + size` of file `file` are the declared `name`.
+    pub fn declare(&mut self, file: char, first: u8, size: u8, name: &str) {
+        for k in 0..size {
+            let element = (size > 1).then_some(k);
+            self.map.insert((file, first.wrapping_add(k)), (name.to_string(), element));
+        }
+    }
+
+    /// `name`, `name[k]`, `name[a0.x+k]`, or the raw register when it has no name.
+    pub fn text(&self, file: char, index: u8, idx: Option<&str>) -> String {
+        match (self.map.get(&(file, index)), idx) {
+            (Some((name, None)), None) => name.clone(),
+            (Some((name, Some(k))), None) => format!("{name}[{k}]"),
+            (Some((name, None | Some(0))), Some(i)) => format!("{name}[{i}]"),
+            (Some((name, Some(k))), Some(i)) => format!("{name}[{i}+{k}]"),
+            (None, None) => format!("{file}{index}"),
+            (None, Some(i)) => format!("{file}{index}[{i}]"),
+        }
+    }
+}
+
+/// What an instruction needs besides its word.
+pub(crate) struct Context<'a> {
+    pub descs: &'a [[u32; 2]],
+    pub targets: &'a dyn Targets,
+    pub names: &'a RegNames,
+    /// The first output register the file may not name (7 in geometry shaders, whose o7-o15
+    /// picasso rejects).
+    pub max_output: u8,
+}
+
+fn source(reg: SrcReg, desc: OperandDescriptor, n: usize, idx: AddrIndex, names: &RegNames) -> String {
     let neg = if desc.negate(n) { "-" } else { "" };
-    format!("{neg}{reg}{}{}", index_suffix(idx), swizzle_suffix(desc.swizzle(n)))
+    let (file, index) = match reg {
+        SrcReg::Input(i) => ('v', i),
+        SrcReg::Temp(i) => ('r', i),
+        SrcReg::Const(i) => ('c', i),
+    };
+    format!("{neg}{}{}", names.text(file, index, idx.name()), swizzle_suffix(desc.swizzle(n)))
 }
 
 /// `cmp.x`, `!cmp.y && cmp.x`, ...: picasso starts from REFX = REFY = 1 and clears a reference
@@ -122,15 +165,8 @@ fn label_target(targets: &dyn Targets, dst: u16) -> Result<&str, Problem> {
 ///
 /// IFU, IFC and LOOP print only their head (`ifc cmp.x`, `for i0`): their targets are the block
 /// structure, which the caller checks and prints.
-///
-/// `max_output` is the first output register the file may not name (7 in geometry shaders,
-/// whose o7-o15 picasso rejects).
-pub(crate) fn instruction_text(
-    ins: &Instruction,
-    descs: &[[u32; 2]],
-    targets: &dyn Targets,
-    max_output: u8,
-) -> Result<String, Problem> {
+pub(crate) fn instruction_text(ins: &Instruction, cx: &Context) -> Result<String, Problem> {
+    let (descs, targets, names, max_output) = (cx.descs, cx.targets, cx.names, cx.max_output);
     let Some(mnemonic) = ins.opcode.mnemonic() else {
         return Err(format!("unknown opcode {:#04x}", ins.opcode.first_bits6()));
     };
@@ -150,8 +186,8 @@ pub(crate) fn instruction_text(
             Ok(format!(
                 "{mnemonic} {dst}{}, {}, {}",
                 mask_suffix(d.dest_mask())?,
-                source(src1, d, 1, idx),
-                source(src2, d, 2, AddrIndex::None)
+                source(src1, d, 1, idx, names),
+                source(src2, d, 2, AddrIndex::None, names)
             ))
         }
         (Some(Format::F1i), Operands::Arith { dst, src1, src2, idx, desc }) => {
@@ -165,8 +201,8 @@ pub(crate) fn instruction_text(
                 "{} {dst}{}, {}, {}",
                 base_mnemonic(ins.opcode),
                 mask_suffix(d.dest_mask())?,
-                source(src1, d, 1, AddrIndex::None),
-                source(src2, d, 2, idx)
+                source(src1, d, 1, AddrIndex::None, names),
+                source(src2, d, 2, idx, names)
             ))
         }
         (Some(Format::F1u), Operands::Arith { dst, src1, src2, idx, desc }) => {
@@ -184,18 +220,18 @@ pub(crate) fn instruction_text(
                     12 => "a0.xy",
                     m => return Err(format!("mova with mask {m:#x} (only x and y exist)")),
                 };
-                return Ok(format!("mova {target}, {}", source(src1, d, 1, idx)));
+                return Ok(format!("mova {target}, {}", source(src1, d, 1, idx, names)));
             }
-            Ok(format!("{mnemonic} {dst}{}, {}", mask_suffix(d.dest_mask())?, source(src1, d, 1, idx)))
+            Ok(format!("{mnemonic} {dst}{}, {}", mask_suffix(d.dest_mask())?, source(src1, d, 1, idx, names)))
         }
         (Some(Format::F1c), Operands::Cmp { src1, src2, idx, cmp_x, cmp_y, desc }) => {
             let d = descriptor(descs, desc)?;
             Ok(format!(
                 "cmp {}, {}, {}, {}",
-                source(src1, d, 1, idx),
+                source(src1, d, 1, idx, names),
                 cmp_name(cmp_x)?,
                 cmp_name(cmp_y)?,
-                source(src2, d, 2, AddrIndex::None)
+                source(src2, d, 2, AddrIndex::None, names)
             ))
         }
         (Some(Format::F5 | Format::F5i), Operands::Mad { dst, src1, src2, src3, idx, desc }) => {
@@ -211,9 +247,9 @@ pub(crate) fn instruction_text(
             Ok(format!(
                 "mad {dst}{}, {}, {}, {}",
                 mask_suffix(d.dest_mask())?,
-                source(src1, d, 1, AddrIndex::None),
-                source(src2, d, 2, i2),
-                source(src3, d, 3, i3)
+                source(src1, d, 1, AddrIndex::None, names),
+                source(src2, d, 2, i2, names),
+                source(src3, d, 3, i3, names)
             ))
         }
         (Some(Format::F0), Operands::None) => Ok(mnemonic.to_string()),
@@ -231,14 +267,14 @@ pub(crate) fn instruction_text(
             _ => Err(format!("{mnemonic}: unexpected operands")),
         },
         (Some(Format::F3), Operands::Uniform { dst, num, id }) => match ins.opcode {
-            Opcode::Callu => Ok(format!("callu b{id}, {}", proc_target(targets, dst, num)?)),
-            Opcode::Ifu => Ok(format!("ifu b{id}")),
+            Opcode::Callu => Ok(format!("callu {}, {}", names.text('b', id, None), proc_target(targets, dst, num)?)),
+            Opcode::Ifu => Ok(format!("ifu {}", names.text('b', id, None))),
             Opcode::Jmpu if num <= 1 => {
                 let not = if num == 1 { "!" } else { "" };
-                Ok(format!("jmpu {not}b{id}, {}", label_target(targets, dst)?))
+                Ok(format!("jmpu {not}{}, {}", names.text('b', id, None), label_target(targets, dst)?))
             }
             Opcode::Jmpu => Err(format!("jmpu with count {num} (picasso writes 0 or 1)")),
-            Opcode::Loop if id <= 3 && num == 0 => Ok(format!("for i{id}")),
+            Opcode::Loop if id <= 3 && num == 0 => Ok(format!("for {}", names.text('i', id, None))),
             Opcode::Loop if id > 3 => Err(format!("loop on integer uniform i{id} (only i0-i3 exist)")),
             Opcode::Loop => Err(format!("loop with count {num} (picasso writes 0)")),
             _ => Err(format!("{mnemonic}: unexpected operands")),
@@ -268,6 +304,10 @@ pub(crate) fn raw_comment(word: u32, problem: &str) -> String {
 mod tests {
     use super::*;
 
+    fn cx<'a>(descs: &'a [[u32; 2]], names: &'a RegNames) -> Context<'a> {
+        Context { descs, targets: &NoTargets, names, max_output: 16 }
+    }
+
     struct NoTargets;
     impl Targets for NoTargets {
         fn proc_name(&self, _: u32, _: u32) -> Option<&str> {
@@ -276,6 +316,17 @@ mod tests {
         fn label_name(&self, _: u32) -> Option<&str> {
             None
         }
+    }
+
+    #[test]
+    fn names_cover_arrays_and_indexing() {
+        let mut n = RegNames::default();
+        n.declare('c', 4, 4, "mtx");
+        n.declare('c', 95, 1, "k");
+        assert_eq!(n.text('c', 4, None), "mtx[0]");
+        assert_eq!(n.text('c', 6, Some("a0.x")), "mtx[a0.x+2]");
+        assert_eq!(n.text('c', 95, Some("aL")), "k[aL]");
+        assert_eq!(n.text('c', 3, Some("a0.y")), "c3[a0.y]");
     }
 
     #[test]
@@ -301,18 +352,18 @@ mod tests {
         // mad r0.xy, v0, c1.x, r2 with descriptor 0
         let desc = OperandDescriptor::new(0b1100, &[(false, Swizzle::IDENTITY), (false, Swizzle(0)), (true, Swizzle::IDENTITY)]);
         let word = 0x38u32 << 26 | 0x10 << 24 | 0x00 << 17 | 0x21 << 10 | 0x12 << 5;
-        let text = instruction_text(&Instruction::decode(word), &[[desc.0, 0]], &NoTargets, 16).unwrap();
+        let text = instruction_text(&Instruction::decode(word), &cx(&[[desc.0, 0]], &RegNames::default())).unwrap();
         assert_eq!(text, "mad r0.xy, v0, c1.x, -r2");
     }
 
     #[test]
     fn refuses_what_picasso_cannot_write() {
         let unknown = Instruction::decode(0x10 << 26);
-        assert!(instruction_text(&unknown, &[], &NoTargets, 16).unwrap_err().contains("unknown opcode"));
+        assert!(instruction_text(&unknown, &cx(&[], &RegNames::default())).unwrap_err().contains("unknown opcode"));
         // add r0, v0, v1: two different inputs
         let word = 0x10 << 21 | 0x01 << 7;
-        assert!(instruction_text(&Instruction::decode(word), &[[0x1B_F, 0]], &NoTargets, 16).is_err());
+        assert!(instruction_text(&Instruction::decode(word), &cx(&[[0x1B_F, 0]], &RegNames::default())).is_err());
         // descriptor past the table
-        assert!(instruction_text(&Instruction::decode(0x10 << 21 | 5), &[], &NoTargets, 16).is_err());
+        assert!(instruction_text(&Instruction::decode(0x10 << 21 | 5), &cx(&[], &RegNames::default())).is_err());
     }
 }

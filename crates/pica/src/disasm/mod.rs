@@ -77,6 +77,13 @@ pub struct Disassembly {
     pub warnings: Vec<Warning>,
 }
 
+/// Printing choices.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Print raw registers (`c4`) in the code instead of the declared names (`projection[0]`).
+    pub raw_registers: bool,
+}
+
 /// picasso syntax for `shbin` that assembles back to identical bytes.
 ///
 /// # Errors
@@ -94,6 +101,11 @@ pub fn disassemble(shbin: &Shbin) -> Result<String, DisasmError> {
 /// picasso syntax for `shbin`, as close as picasso syntax allows: what it cannot express is
 /// listed in [`Disassembly::warnings`] and printed as comments (raw words for instructions).
 pub fn disassemble_lossy(shbin: &Shbin) -> Disassembly {
+    disassemble_with(shbin, &Options::default())
+}
+
+/// [`disassemble_lossy`] with [`Options`].
+pub fn disassemble_with(shbin: &Shbin, options: &Options) -> Disassembly {
     let code: Vec<Instruction> = shbin.program.code.iter().map(|&w| Instruction::decode(w)).collect();
     let mut warnings = Vec::new();
     check_program(shbin, &code, &mut warnings);
@@ -106,7 +118,8 @@ pub fn disassemble_lossy(shbin: &Shbin) -> Disassembly {
     let mut shared = directives::Shared::default();
     if shbin.executables.is_empty() {
         warnings.push(Warning { location: Location::Program, message: "no DVLE (picasso writes at least one)".into() });
-        text.push_str(&code_text(shbin, &code, &layout, 16, &mut warnings));
+        let names = instr::RegNames::default();
+        text.push_str(&code_text(shbin, &code, &layout, &names, 16, &mut warnings));
     }
     for (i, dvle) in shbin.executables.iter().enumerate() {
         if i > 0 {
@@ -119,11 +132,14 @@ pub fn disassemble_lossy(shbin: &Shbin) -> Disassembly {
         };
         let _ = writeln!(text, "; DVLE {i}: {kind}, entry {}..{}\n", dvle.main, dvle.endmain);
         let mut warn = |message| warnings.push(Warning { location: Location::Dvle(i), message });
-        directives::print_dvle(dvle, &layout.entries[i], &mut shared, &mut text, &mut warn);
+        let mut names = directives::print_dvle(dvle, &layout.entries[i], &mut shared, &mut text, &mut warn);
+        if options.raw_registers {
+            names = instr::RegNames::default();
+        }
         if i == code_file {
             text.push('\n');
             let max_output = if dvle.shader_type == ShaderType::Geometry { 7 } else { 16 };
-            text.push_str(&code_text(shbin, &code, &layout, max_output, &mut warnings));
+            text.push_str(&code_text(shbin, &code, &layout, &names, max_output, &mut warnings));
         }
     }
     if !warnings.is_empty() {
@@ -164,11 +180,13 @@ fn code_text(
     shbin: &Shbin,
     code: &[Instruction],
     layout: &structure::Layout,
+    names: &instr::RegNames,
     max_output: u8,
     warnings: &mut Vec<Warning>,
 ) -> String {
+    let cx = instr::Context { descs: &shbin.program.descriptors, targets: layout, names, max_output };
     let mut local = Vec::new();
-    match structured(shbin, code, layout, max_output, &mut local) {
+    match structured(shbin, code, layout, &cx, &mut local) {
         Ok(text) => {
             warnings.extend(local);
             text
@@ -178,7 +196,7 @@ fn code_text(
                 location: Location::Instruction(pc),
                 message: format!("control flow picasso blocks cannot express: {reason}; printed flat"),
             });
-            flat(shbin, code, layout, max_output, warnings)
+            flat(shbin, code, &cx, warnings)
         }
     }
 }
@@ -201,11 +219,10 @@ fn structured(
     shbin: &Shbin,
     code: &[Instruction],
     layout: &structure::Layout,
-    max_output: u8,
+    cx: &instr::Context,
     warnings: &mut Vec<Warning>,
 ) -> Result<String, (u32, String)> {
     let len = code.len() as u32;
-    let descs = &shbin.program.descriptors;
     for p in &layout.procs {
         if p.end <= p.start || p.end > len {
             return Err((p.start, format!("procedure {} covers {}..{} of {len} instructions", p.name, p.start, p.end)));
@@ -284,7 +301,7 @@ fn structured(
         }
         let ins = &code[pc as usize];
         indent(&mut out, stack.len());
-        match instr::instruction_text(ins, descs, layout, max_output) {
+        match instr::instruction_text(ins, cx) {
             Ok(line) => out.push_str(&line),
             Err(problem) => {
                 out.push_str(&instr::raw_comment(shbin.program.code[pc as usize], &problem));
@@ -314,13 +331,7 @@ fn structured(
 
 /// A flat listing for control flow picasso's blocks cannot express: flow instructions become
 /// comments with their targets, every target gets a label.
-fn flat(
-    shbin: &Shbin,
-    code: &[Instruction],
-    layout: &structure::Layout,
-    max_output: u8,
-    warnings: &mut Vec<Warning>,
-) -> String {
+fn flat(shbin: &Shbin, code: &[Instruction], cx: &instr::Context, warnings: &mut Vec<Warning>) -> String {
     use crate::isa::Operands;
     let mut out = String::from(".proc main\n");
     let targets: std::collections::BTreeSet<u32> = code
@@ -338,11 +349,11 @@ fn flat(
         let word = shbin.program.code[pc as usize];
         let line = match ins.operands {
             Operands::Flow { dst, num, .. } | Operands::Uniform { dst, num, .. } => {
-                let head = instr::instruction_text(ins, &shbin.program.descriptors, layout, max_output)
+                let head = instr::instruction_text(ins, cx)
                     .unwrap_or_else(|_| ins.opcode.mnemonic().unwrap_or("?").to_string());
                 format!("; {head} (target {dst}, count {num}, raw {word:#010x})")
             }
-            _ => match instr::instruction_text(ins, &shbin.program.descriptors, layout, max_output) {
+            _ => match instr::instruction_text(ins, cx) {
                 Ok(line) => line,
                 Err(problem) => {
                     warnings.push(Warning { location: Location::Instruction(pc), message: problem.clone() });
