@@ -194,3 +194,62 @@ fn dvoj_summary(d: &Dvoj) -> Value {
         "constants": constants(&d.constants),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn golden(name: &str) -> Vec<u8> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica/golden/");
+        std::fs::read(format!("{dir}{name}")).expect("golden file")
+    }
+
+    #[test]
+    fn inspect_summarises_a_shbin() {
+        let bytes = golden("3ds-examples__graphics__gpu__particles__source__particle.g.pica.shbin");
+        let v = inspect(Path::new("p.shbin"), &bytes).expect("a SHBIN").expect("reads");
+        assert_eq!(v["format"], "SHBIN");
+        assert_eq!(v["instructions"], 111);
+        assert_eq!(v["operand_descriptors"], 26);
+        assert_eq!(v["picasso_reproducible"], true);
+        let d = &v["dvles"][0];
+        assert_eq!(d["type"], "geometry");
+        assert_eq!(d["entry"]["main"], 0);
+        assert_eq!(d["entry"]["endmain"], 111);
+        assert_eq!(d["geometry"]["mode"], "fixed");
+        assert_eq!(d["geometry"]["fixed_vertices"], 4);
+        assert_eq!(d["outputs"][2], json!({ "register": "o2", "type": "texcoord0", "mask": "xyzw" }));
+        assert_eq!(d["uniforms"][3], json!({ "name": "uvCoords", "kind": "float", "first": "c27", "last": "c28", "count": 2 }));
+        assert_eq!(d["uniforms"][4]["first"], "b0");
+        assert_eq!(d["constants"][0]["register"], "c95");
+        assert_eq!(d["constants"][0]["value"], json!([0.0, 1.0, 3.0, 0.5]));
+    }
+
+    #[test]
+    fn inspect_summarises_a_dvoj() {
+        // A DVOJ header (0x58 bytes) with one instruction (`end`) and nothing else.
+        let mut bytes = b"DVOJ".to_vec();
+        bytes.extend_from_slice(&[0, 0, 1, 0]); // version, geometry shader, merge
+        bytes.extend_from_slice(&[3, 0, 1, 0]); // input mask, output mask
+        bytes.extend_from_slice(&[0xFF; 4]);
+        let code_at = 0x58u32;
+        for (offset, count) in [(0, 0), (0, 0), (code_at, 1), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)] {
+            bytes.extend_from_slice(&u32::to_le_bytes(offset));
+            bytes.extend_from_slice(&u32::to_le_bytes(count));
+        }
+        assert_eq!(bytes.len(), 0x58);
+        bytes.extend_from_slice(&0x8800_0000u32.to_le_bytes());
+        let v = inspect(Path::new("o.dvoj"), &bytes).expect("a DVOJ").expect("reads");
+        assert_eq!(v["format"], "DVOJ");
+        assert_eq!(v["type"], "geometry");
+        assert_eq!(v["instructions"], 1);
+        assert_eq!(v["input_mask"], "0x0003");
+    }
+
+    #[test]
+    fn inspect_reports_bad_files_and_ignores_others() {
+        let err = inspect(Path::new("x"), b"DVLB\xff\xff\xff\xff").expect("a SHBIN").unwrap_err();
+        assert!(err.to_string().contains("byte offset 0x8"), "{err}");
+        assert!(inspect(Path::new("x"), b"Gfx2").is_none());
+    }
+}
