@@ -21,6 +21,11 @@ struct Smith<'a, 'b> {
     last_mova: bool,
     bools: u32,
     ints: u32,
+    /// Makes procedure and uniform names unique across the files of one program.
+    prefix: String,
+    /// First output register the code may not write (7 when any file is a geometry shader,
+    /// since the code may end up in its file).
+    max_out: u32,
 }
 
 const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
@@ -59,7 +64,7 @@ impl Smith<'_, '_> {
     }
 
     fn dest(&mut self) -> Result<String> {
-        let max_out = if self.geometry { 7 } else { 16 };
+        let max_out = self.max_out;
         let reg = if self.u.ratio(1, 3)? {
             format!("o{}", self.u.int_in_range(0..=max_out - 1)?)
         } else {
@@ -168,9 +173,9 @@ impl Smith<'_, '_> {
             14 if self.procs > 0 => {
                 let p = self.u.int_in_range(0..=self.procs - 1)?;
                 match self.u.int_in_range(0..=2)? {
-                    0 => format!("call p{p}"),
-                    1 => format!("callc {}, p{p}", self.condition()?),
-                    _ => format!("callu b{}, p{p}", self.u.int_in_range(0..=15)?),
+                    0 => format!("call {}p{p}", self.prefix),
+                    1 => format!("callc {}, {}p{p}", self.condition()?, self.prefix),
+                    _ => format!("callu b{}, {}p{p}", self.u.int_in_range(0..=15)?, self.prefix),
                 }
             }
             15 if self.labels > 0 => {
@@ -234,12 +239,12 @@ impl Smith<'_, '_> {
         for i in 0..self.u.int_in_range(0..=5)? {
             let private = if self.u.ratio(1, 4)? { "_" } else { "" };
             let line = match self.u.int_in_range(0..=2)? {
-                0 => format!(".fvec {private}uf{i}[{}]", self.u.int_in_range(1..=4)?),
-                1 if self.ints < 2 => {
+                0 => format!(".fvec {private}{}uf{i}[{}]", self.prefix, self.u.int_in_range(1..=4)?),
+                1 if self.ints < 2 && self.prefix.is_empty() => {
                     self.ints += 1;
                     format!(".ivec {private}ui{i}")
                 }
-                _ if self.bools < 10 => {
+                _ if self.bools < 10 && self.prefix.is_empty() => {
                     let n = self.u.int_in_range(1..=2)?;
                     self.bools += n;
                     format!(".bool {private}ub{i}[{n}]")
@@ -253,7 +258,7 @@ impl Smith<'_, '_> {
             let v: Vec<&str> = (0..4).map(|_| self.u.choose(&floats).copied()).collect::<Result<_>>()?;
             self.line(0, &format!(".constf k{i}({})", v.join(", ")));
         }
-        if self.ints < 2 && self.u.ratio(1, 3)? {
+        if self.ints < 2 && self.prefix.is_empty() && self.u.ratio(1, 3)? {
             let v: Vec<String> = (0..4).map(|_| self.u.int_in_range(0..=255u32).map(|x| x.to_string())).collect::<Result<_>>()?;
             self.line(0, &format!(".consti n0({})", v.join(", ")));
         }
@@ -281,47 +286,80 @@ impl Smith<'_, '_> {
     }
 }
 
-fn program(u: &mut Unstructured) -> Result<String> {
-    let mut s = Smith {
-        geometry: u.ratio(1, 4)?,
-        procs: u.int_in_range(0..=2)?,
-        labels: u.int_in_range(0..=2)?,
-        u,
-        out: String::new(),
-        labels_placed: 0,
-        last_mova: false,
-        bools: 0,
-        ints: 0,
-    };
-    s.header()?;
-    for p in 0..s.procs {
-        s.line(0, &format!(".proc p{p}"));
+/// One program of one to three files (each its own DVLE); procedures and uniform names of later
+/// files carry a prefix so they stay distinct.
+fn program(u: &mut Unstructured) -> Result<Vec<String>> {
+    let count = if u.ratio(1, 4)? { u.int_in_range(2..=3)? } else { 1 };
+    let geometry: Vec<bool> = (0..count).map(|_| u.ratio(1, 4)).collect::<Result<_>>()?;
+    let max_out = if geometry.iter().any(|&g| g) { 7 } else { 16 };
+    let mut files = Vec::new();
+    for (k, &geometry) in geometry.iter().enumerate() {
+        let prefix = if k == 0 { String::new() } else { format!("f{k}_") };
+        let mut s = Smith {
+            geometry,
+            procs: u.int_in_range(0..=2)?,
+            labels: u.int_in_range(0..=2)?,
+            u: &mut *u,
+            out: String::new(),
+            labels_placed: 0,
+            last_mova: false,
+            bools: 0,
+            ints: 0,
+            prefix: prefix.clone(),
+            max_out,
+        };
+        s.header()?;
+        let main = if k == 0 { "main".to_string() } else { format!("{prefix}main") };
+        if k > 0 {
+            s.line(0, &format!(".entry {main}"));
+        }
+        for p in 0..s.procs {
+            s.line(0, &format!(".proc {prefix}p{p}"));
+            s.body(1, false)?;
+            s.line(0, ".end");
+        }
+        s.line(0, &format!(".proc {main}"));
         s.body(1, false)?;
+        while s.labels_placed < s.labels {
+            let l = format!("L{}:", s.labels_placed);
+            s.labels_placed += 1;
+            s.line(0, &l);
+        }
+        s.line(1, "end");
         s.line(0, ".end");
+        files.push(s.out);
     }
-    s.line(0, ".proc main");
-    s.body(1, false)?;
-    while s.labels_placed < s.labels {
-        let l = format!("L{}:", s.labels_placed);
-        s.labels_placed += 1;
-        s.line(0, &l);
-    }
-    s.line(1, "end");
-    s.line(0, ".end");
-    Ok(s.out)
+    Ok(files)
 }
 
+fn assemble_files<S: AsRef<str>>(files: &[S]) -> std::result::Result<pica::shbin::Shbin, String> {
+    let names: Vec<String> = (0..files.len()).map(|i| format!("file{i}.pica")).collect();
+    let sources: Vec<Source> = files.iter().zip(&names).map(|(t, n)| Source { name: n, text: t.as_ref() }).collect();
+    assemble(&sources, &Options::default()).map(|a| a.shbin).map_err(|e| e.to_string())
+}
+
+/// Splits a disassembly at its file markers and assembles the parts in order.
 fn reassemble(text: &str) -> std::result::Result<pica::shbin::Shbin, String> {
-    assemble(&[Source { name: "disasm.pica", text }], &Options::default()).map(|a| a.shbin).map_err(|e| e.to_string())
+    let mut files = vec![String::new()];
+    for line in text.lines() {
+        if line.starts_with("; ---- next file") {
+            files.push(String::new());
+        }
+        let f = files.last_mut().expect("one file");
+        f.push_str(line);
+        f.push('\n');
+    }
+    assemble_files(&files)
 }
 
 proptest! {
     #[test]
     fn random_programs_round_trip(bytes in proptest::collection::vec(any::<u8>(), 32..1024)) {
-        let source = program(&mut Unstructured::new(&bytes)).expect("enough bytes are made up");
+        let files = program(&mut Unstructured::new(&bytes)).expect("enough bytes are made up");
+        let source = files.join("; ---- (file boundary of the smith program)\n");
         if std::env::var_os("SMITH_PRINT").is_some() { eprintln!("{source}\n-----"); }
-        let first = match assemble(&[Source { name: "smith.pica", text: &source }], &Options::default()) {
-            Ok(a) => a.shbin,
+        let first = match assemble_files(&files) {
+            Ok(s) => s,
             // The smith writes only what picasso accepts; an error here is the smith's bug.
             Err(e) => return Err(TestCaseError::fail(format!("smith program rejected: {e}\n{source}"))),
         };

@@ -110,9 +110,13 @@ fn output_mask_suffix(mask: u16) -> String {
 
 /// Prints the directives of one DVLE into `out`; every table detail picasso could not reproduce
 /// is reported through `warn`. Returns the names it declared for registers.
+///
+/// `holds_code` says whether the program's code follows in this file: a file without code
+/// always gets `.entry`, because picasso makes a DVLE only for a file with some statement.
 pub(crate) fn print_dvle(
     dvle: &Dvle,
     entry: &str,
+    holds_code: bool,
     shared: &mut Shared,
     out: &mut String,
     warn: &mut dyn FnMut(String),
@@ -194,7 +198,7 @@ pub(crate) fn print_dvle(
         }
         ShaderType::Other(t) => warn(format!("shader type {t} (picasso writes 0 or 1)")),
     }
-    if entry != "main" {
+    if entry != "main" || !holds_code {
         let _ = writeln!(out, ".entry {entry}");
     }
 

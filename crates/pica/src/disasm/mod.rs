@@ -132,7 +132,7 @@ pub fn disassemble_with(shbin: &Shbin, options: &Options) -> Disassembly {
         };
         let _ = writeln!(text, "; DVLE {i}: {kind}, entry {}..{}\n", dvle.main, dvle.endmain);
         let mut warn = |message| warnings.push(Warning { location: Location::Dvle(i), message });
-        let mut names = directives::print_dvle(dvle, &layout.entries[i], &mut shared, &mut text, &mut warn);
+        let mut names = directives::print_dvle(dvle, &layout.entries[i], i == code_file, &mut shared, &mut text, &mut warn);
         if options.raw_registers {
             names = instr::RegNames::default();
         }
