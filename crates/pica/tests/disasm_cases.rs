@@ -106,3 +106,17 @@ fn shortest_floats_in_constants() {
     let text = disassemble(&s).expect("reproducible");
     assert!(text.contains(".constf const95(0.1, -2.5, 0.001, 100)"), "{text}");
 }
+
+/// Found by the smith: a vertex DVLE whose file holds no directive and no code (the code went to
+/// the geometry shader's file) vanished on reassembly, since picasso makes a DVLE only for a file
+/// with a statement; such a file now gets `.entry`.
+#[test]
+fn file_without_code_keeps_its_dvle() {
+    let s = asm(&[("a.pica", ".proc main\n\tend\n.end\n"), ("b.pica", ".gsh point c0\n.entry g\n.proc g\n\tend\n.end\n")], true);
+    let text = disassemble(&s).expect("reproducible");
+    let at = text.find("; ---- next file").expect("file marker");
+    let (first, second) = text.split_at(at);
+    assert!(first.contains(".entry main"), "{first}");
+    let again = asm(&[("x.pica", first), ("y.pica", second)], true);
+    assert_eq!(again, s);
+}
