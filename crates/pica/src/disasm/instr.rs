@@ -6,9 +6,10 @@
 //! assembles back to the same word.
 
 use std::collections::HashMap;
+use std::fmt;
 
 use crate::isa::{
-    mask_name, AddrIndex, CmpOp, CondOp, Condition, DstReg, Format, Instruction, Opcode, OperandDescriptor, Operands,
+    AddrIndex, CmpOp, CondOp, Condition, DstReg, Format, Instruction, Opcode, OperandDescriptor, Operands,
     SrcReg, Swizzle,
 };
 
@@ -24,25 +25,47 @@ pub(crate) trait Targets {
 }
 
 /// A swizzle as picasso reads it: trailing repeats dropped (picasso repeats the last component),
-/// nothing at all for the identity.
-pub(crate) fn swizzle_suffix(s: Swizzle) -> String {
-    let mut text = s.to_string();
-    while text.len() > 1 && text.as_bytes()[text.len() - 1] == text.as_bytes()[text.len() - 2] {
-        text.pop();
-    }
-    if text == "xyzw" {
-        String::new()
-    } else {
-        format!(".{text}")
+/// nothing at all for the identity. (Display types keep the printer to one allocation a line.)
+pub(crate) struct Swz(pub Swizzle);
+
+impl fmt::Display for Swz {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == Swizzle::IDENTITY {
+            return Ok(());
+        }
+        let comps = [0, 1, 2, 3].map(|i| self.0.component(i));
+        let mut len = 4;
+        while len > 1 && comps[len - 1] == comps[len - 2] {
+            len -= 1;
+        }
+        f.write_str(".")?;
+        comps[..len].iter().try_for_each(|&c| f.write_str(["x", "y", "z", "w"][c]))
     }
 }
 
-/// A destination mask (bit 3 = x): nothing for all four components.
-fn mask_suffix(mask: u8) -> Result<String, Problem> {
+/// The swizzle suffix as a string.
+#[cfg(test)]
+pub(crate) fn swizzle_suffix(s: Swizzle) -> String {
+    Swz(s).to_string()
+}
+
+/// A destination mask (bit 3 = x), checked non-empty: nothing for all four components.
+struct Mask(u8);
+
+fn mask(mask: u8) -> Result<Mask, Problem> {
     match mask & 0xF {
         0 => Err("empty destination mask (picasso writes at least one component)".into()),
-        0xF => Ok(String::new()),
-        m => Ok(format!(".{}", mask_name(m))),
+        m => Ok(Mask(m)),
+    }
+}
+
+impl fmt::Display for Mask {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == 0xF {
+            return Ok(());
+        }
+        f.write_str(".")?;
+        (0..4).filter(|i| self.0 & (8 >> i) != 0).try_for_each(|i| f.write_str(["x", "y", "z", "w"][i]))
     }
 }
 
@@ -64,14 +87,34 @@ impl RegNames {
     }
 
     /// `name`, `name[k]`, `name[a0.x+k]`, or the raw register when it has no name.
-    pub fn text(&self, file: char, index: u8, idx: Option<&str>) -> String {
-        match (self.map.get(&(file, index)), idx) {
-            (Some((name, None)), None) => name.clone(),
-            (Some((name, Some(k))), None) => format!("{name}[{k}]"),
-            (Some((name, None | Some(0))), Some(i)) => format!("{name}[{i}]"),
-            (Some((name, Some(k))), Some(i)) => format!("{name}[{i}+{k}]"),
-            (None, None) => format!("{file}{index}"),
-            (None, Some(i)) => format!("{file}{index}[{i}]"),
+    pub fn reg(&self, file: char, index: u8, idx: Option<&'static str>) -> Reg<'_> {
+        Reg { names: self, file, index, idx }
+    }
+
+    /// [`RegNames::reg`] as a string.
+    #[cfg(test)]
+    pub fn text(&self, file: char, index: u8, idx: Option<&'static str>) -> String {
+        self.reg(file, index, idx).to_string()
+    }
+}
+
+/// A register as printed (see [`RegNames::reg`]).
+pub(crate) struct Reg<'a> {
+    names: &'a RegNames,
+    file: char,
+    index: u8,
+    idx: Option<&'static str>,
+}
+
+impl fmt::Display for Reg<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.names.map.get(&(self.file, self.index)), self.idx) {
+            (Some((name, None)), None) => f.write_str(name),
+            (Some((name, Some(k))), None) => write!(f, "{name}[{k}]"),
+            (Some((name, None | Some(0))), Some(i)) => write!(f, "{name}[{i}]"),
+            (Some((name, Some(k))), Some(i)) => write!(f, "{name}[{i}+{k}]"),
+            (None, None) => write!(f, "{}{}", self.file, self.index),
+            (None, Some(i)) => write!(f, "{}{}[{i}]", self.file, self.index),
         }
     }
 }
@@ -86,14 +129,29 @@ pub(crate) struct Context<'a> {
     pub max_output: u8,
 }
 
-fn source(reg: SrcReg, desc: OperandDescriptor, n: usize, idx: AddrIndex, names: &RegNames) -> String {
-    let neg = if desc.negate(n) { "-" } else { "" };
+/// A source operand: negation, register (or name), swizzle.
+struct Src<'a> {
+    neg: bool,
+    reg: Reg<'a>,
+    swz: Swizzle,
+}
+
+impl fmt::Display for Src<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.neg {
+            f.write_str("-")?;
+        }
+        write!(f, "{}{}", self.reg, Swz(self.swz))
+    }
+}
+
+fn source(reg: SrcReg, desc: OperandDescriptor, n: usize, idx: AddrIndex, names: &RegNames) -> Src<'_> {
     let (file, index) = match reg {
         SrcReg::Input(i) => ('v', i),
         SrcReg::Temp(i) => ('r', i),
         SrcReg::Const(i) => ('c', i),
     };
-    format!("{neg}{}{}", names.text(file, index, idx.name()), swizzle_suffix(desc.swizzle(n)))
+    Src { neg: desc.negate(n), reg: names.reg(file, index, idx.name()), swz: desc.swizzle(n) }
 }
 
 /// `cmp.x`, `!cmp.y && cmp.x`, ...: picasso starts from REFX = REFY = 1 and clears a reference
@@ -126,8 +184,9 @@ fn is_input(reg: SrcReg) -> Option<u8> {
 
 /// picasso rejects two different input registers in one instruction (hardware erratum).
 fn check_inputs(regs: &[SrcReg]) -> Result<(), Problem> {
-    let inputs: Vec<u8> = regs.iter().filter_map(|&r| is_input(r)).collect();
-    if inputs.windows(2).any(|w| w[0] != w[1]) || (inputs.len() == 3 && inputs[0] != inputs[2]) {
+    let mut inputs = regs.iter().filter_map(|&r| is_input(r));
+    let first = inputs.next();
+    if inputs.any(|i| Some(i) != first) {
         return Err("reads two different input registers, which picasso rejects".into());
     }
     Ok(())
@@ -185,7 +244,7 @@ pub(crate) fn instruction_text(ins: &Instruction, cx: &Context) -> Result<String
             check_inputs(&[src1, src2])?;
             Ok(format!(
                 "{mnemonic} {dst}{}, {}, {}",
-                mask_suffix(d.dest_mask())?,
+                mask(d.dest_mask())?,
                 source(src1, d, 1, idx, names),
                 source(src2, d, 2, AddrIndex::None, names)
             ))
@@ -200,7 +259,7 @@ pub(crate) fn instruction_text(ins: &Instruction, cx: &Context) -> Result<String
             Ok(format!(
                 "{} {dst}{}, {}, {}",
                 base_mnemonic(ins.opcode),
-                mask_suffix(d.dest_mask())?,
+                mask(d.dest_mask())?,
                 source(src1, d, 1, AddrIndex::None, names),
                 source(src2, d, 2, idx, names)
             ))
@@ -222,7 +281,7 @@ pub(crate) fn instruction_text(ins: &Instruction, cx: &Context) -> Result<String
                 };
                 return Ok(format!("mova {target}, {}", source(src1, d, 1, idx, names)));
             }
-            Ok(format!("{mnemonic} {dst}{}, {}", mask_suffix(d.dest_mask())?, source(src1, d, 1, idx, names)))
+            Ok(format!("{mnemonic} {dst}{}, {}", mask(d.dest_mask())?, source(src1, d, 1, idx, names)))
         }
         (Some(Format::F1c), Operands::Cmp { src1, src2, idx, cmp_x, cmp_y, desc }) => {
             let d = descriptor(descs, desc)?;
@@ -246,7 +305,7 @@ pub(crate) fn instruction_text(ins: &Instruction, cx: &Context) -> Result<String
             let (i2, i3) = if inverted { (AddrIndex::None, idx) } else { (idx, AddrIndex::None) };
             Ok(format!(
                 "mad {dst}{}, {}, {}, {}",
-                mask_suffix(d.dest_mask())?,
+                mask(d.dest_mask())?,
                 source(src1, d, 1, AddrIndex::None, names),
                 source(src2, d, 2, i2, names),
                 source(src3, d, 3, i3, names)
@@ -267,14 +326,14 @@ pub(crate) fn instruction_text(ins: &Instruction, cx: &Context) -> Result<String
             _ => Err(format!("{mnemonic}: unexpected operands")),
         },
         (Some(Format::F3), Operands::Uniform { dst, num, id }) => match ins.opcode {
-            Opcode::Callu => Ok(format!("callu {}, {}", names.text('b', id, None), proc_target(targets, dst, num)?)),
-            Opcode::Ifu => Ok(format!("ifu {}", names.text('b', id, None))),
+            Opcode::Callu => Ok(format!("callu {}, {}", names.reg('b', id, None), proc_target(targets, dst, num)?)),
+            Opcode::Ifu => Ok(format!("ifu {}", names.reg('b', id, None))),
             Opcode::Jmpu if num <= 1 => {
                 let not = if num == 1 { "!" } else { "" };
-                Ok(format!("jmpu {not}{}, {}", names.text('b', id, None), label_target(targets, dst)?))
+                Ok(format!("jmpu {not}{}, {}", names.reg('b', id, None), label_target(targets, dst)?))
             }
             Opcode::Jmpu => Err(format!("jmpu with count {num} (picasso writes 0 or 1)")),
-            Opcode::Loop if id <= 3 && num == 0 => Ok(format!("for {}", names.text('i', id, None))),
+            Opcode::Loop if id <= 3 && num == 0 => Ok(format!("for {}", names.reg('i', id, None))),
             Opcode::Loop if id > 3 => Err(format!("loop on integer uniform i{id} (only i0-i3 exist)")),
             Opcode::Loop => Err(format!("loop with count {num} (picasso writes 0)")),
             _ => Err(format!("{mnemonic}: unexpected operands")),
