@@ -45,7 +45,9 @@ pub enum Location {
 /// assemble back to the same bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Warning {
+    /// Where the problem is.
     pub location: Location,
+    /// What picasso could not write, in words.
     pub message: String,
 }
 
@@ -62,9 +64,14 @@ impl fmt::Display for Warning {
 /// Why [`disassemble`] refused a file.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DisasmError {
-    /// The text would not assemble back to the same bytes; `first` is the first reason.
+    /// The text would not assemble back to the same bytes.
     #[error("not reproducible in picasso syntax: {first} ({count} problem(s) in all)")]
-    NotReproducible { first: Warning, count: usize },
+    NotReproducible {
+        /// The first reason.
+        first: Warning,
+        /// How many reasons there are.
+        count: usize,
+    },
 }
 
 /// Text and the list of what it cannot reproduce.
