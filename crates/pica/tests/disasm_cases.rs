@@ -120,3 +120,13 @@ fn file_without_code_keeps_its_dvle() {
     let again = asm(&[("x.pica", first), ("y.pica", second)], true);
     assert_eq!(again, s);
 }
+
+/// picasso stores `$` in a uniform name as `.`; the printer writes `$` back.
+#[test]
+fn dollar_names_come_back() {
+    let s = one(".fvec my$mat[4]\n.out - position o0\n.proc main\n\tdp4 o0.x, my$mat[1], v0\n\tend\n.end\n");
+    assert_eq!(s.executables[0].symbol(0), Some("my.mat"));
+    let text = disassemble(&s).expect("reproducible");
+    assert!(text.contains(".fvec my$mat[4]") && text.contains("dp4 o0.x, my$mat[1], v0"), "{text}");
+    assert_eq!(one(&text), s);
+}
