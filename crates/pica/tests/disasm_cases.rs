@@ -50,7 +50,7 @@ fn geometry_output_past_o6_is_reported() {
 fn backward_if_prints_flat() {
     let mut s = one(".proc main\n\tifu b0\n\t\tnop\n\t.end\n\tend\n.end\n");
     // ifu b0 with its target before itself.
-    s.program.code[0] = (s.program.code[0] & !(0xFFF << 10)) | 0 << 10;
+    s.program.code[0] &= !(0xFFF << 10);
     let d = disassemble_lossy(&s);
     assert!(d.warnings.iter().any(|w| w.message.contains("printed flat")), "{:?}", d.warnings);
     assert!(d.text.contains("; ifu b0 (target 0, count 0"));

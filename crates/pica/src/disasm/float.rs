@@ -76,6 +76,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[allow(clippy::approx_constant)] // 3.14159 as sources write it
     fn common_values_print_as_written() {
         let f = |x: f32| f24_text(F24::from_f32_truncate(x)).unwrap();
         assert_eq!(f(1.0), "1");

@@ -410,7 +410,8 @@ mod tests {
     fn prints_arithmetic_with_descriptor() {
         // mad r0.xy, v0, c1.x, r2 with descriptor 0
         let desc = OperandDescriptor::new(0b1100, &[(false, Swizzle::IDENTITY), (false, Swizzle(0)), (true, Swizzle::IDENTITY)]);
-        let word = 0x38u32 << 26 | 0x10 << 24 | 0x00 << 17 | 0x21 << 10 | 0x12 << 5;
+        // src1 = v0 (bits 17-21 zero)
+        let word = 0x38u32 << 26 | 0x10 << 24 | 0x21 << 10 | 0x12 << 5;
         let text = instruction_text(&Instruction::decode(word), &cx(&[[desc.0, 0]], &RegNames::default())).unwrap();
         assert_eq!(text, "mad r0.xy, v0, c1.x, -r2");
     }
@@ -421,7 +422,7 @@ mod tests {
         assert!(instruction_text(&unknown, &cx(&[], &RegNames::default())).unwrap_err().contains("unknown opcode"));
         // add r0, v0, v1: two different inputs
         let word = 0x10 << 21 | 0x01 << 7;
-        assert!(instruction_text(&Instruction::decode(word), &cx(&[[0x1B_F, 0]], &RegNames::default())).is_err());
+        assert!(instruction_text(&Instruction::decode(word), &cx(&[[0x01BF, 0]], &RegNames::default())).is_err());
         // descriptor past the table
         assert!(instruction_text(&Instruction::decode(0x10 << 21 | 5), &cx(&[], &RegNames::default())).is_err());
     }

@@ -89,10 +89,13 @@ pub(crate) fn layout(code: &[Instruction], dvles: &[Dvle]) -> Layout {
         *per_start.entry(k.0).or_default() += 1;
     }
     for &key in &keys {
-        if !out.names.contains_key(&key) {
-            let name = if per_start[&key.0] > 1 { format!("proc_{}_{}", key.0, key.1) } else { format!("proc_{}", key.0) };
-            out.names.insert(key, name);
-        }
+        out.names.entry(key).or_insert_with(|| {
+            if per_start[&key.0] > 1 {
+                format!("proc_{}_{}", key.0, key.1)
+            } else {
+                format!("proc_{}", key.0)
+            }
+        });
     }
     out.procs = keys
         .iter()
