@@ -130,3 +130,15 @@ fn dollar_names_come_back() {
     assert!(text.contains(".fvec my$mat[4]") && text.contains("dp4 o0.x, my$mat[1], v0"), "{text}");
     assert_eq!(one(&text), s);
 }
+
+/// A `.constfa` array comes back as an array, and relative reads of it name it.
+#[test]
+fn constant_arrays_come_back() {
+    let src = ".constfa tbl[]\n.constfa (1, 2, 3, 4)\n.constfa (5, 6, 7, 8)\n.end\n.constf k(0.5, 0, 0, 0)\n\
+               .out - position o0\n.proc main\n\tmova a0.x, v0\n\tmov o0, tbl[a0.x+1]\n\tend\n.end\n";
+    let s = one(src);
+    let text = disassemble(&s).expect("reproducible");
+    assert!(text.contains(".constfa array94[2]\n.constfa (1, 2, 3, 4)\n.constfa (5, 6, 7, 8)\n.end\n.constf const93(0.5, 0, 0, 0)"), "{text}");
+    assert!(text.contains("mov o0, array94[a0.x+1]"), "{text}");
+    assert_eq!(one(&text), s);
+}

@@ -258,6 +258,18 @@ impl Smith<'_, '_> {
             let v: Vec<&str> = (0..4).map(|_| self.u.choose(&floats).copied()).collect::<Result<_>>()?;
             self.line(0, &format!(".constf k{i}({})", v.join(", ")));
         }
+        if self.u.ratio(1, 3)? {
+            let n = self.u.int_in_range(1..=3)?;
+            self.line(0, &format!(".constfa {}arr[{n}]", self.prefix));
+            for _ in 0..self.u.int_in_range(1..=n)? {
+                let v: Vec<&str> = (0..4).map(|_| self.u.choose(&floats).copied()).collect::<Result<_>>()?;
+                self.line(1, &format!(".constfa ({})", v.join(", ")));
+            }
+            self.line(0, ".end");
+            if self.u.ratio(1, 2)? {
+                self.line(0, ".constf after_arr(1, 2, 3, 4)");
+            }
+        }
         if self.ints < 2 && self.prefix.is_empty() && self.u.ratio(1, 3)? {
             let v: Vec<String> = (0..4).map(|_| self.u.int_in_range(0..=255u32).map(|x| x.to_string())).collect::<Result<_>>()?;
             self.line(0, &format!(".consti n0({})", v.join(", ")));

@@ -320,7 +320,8 @@ pub(crate) fn print_dvle(
 }
 
 /// Constants in table order: `.constf`/`.consti` where picasso's downward allocator gives the
-/// stored register, `.setf`/`.seti` elsewhere, `.setb` for booleans.
+/// stored register, `.constfa` for a run of ascending registers it gives to an array,
+/// `.setf`/`.seti` elsewhere, `.setb` for booleans.
 fn print_constants(
     dvle: &Dvle,
     names: &mut HashSet<String>,
@@ -338,7 +339,41 @@ fn print_constants(
         }
         name
     };
-    for c in &dvle.constants {
+    let float_texts = |c: &Constant| match *c {
+        Constant::Float { reg, value } if reg < 96 => {
+            value.iter().map(|&v| f24_text(v)).collect::<Option<Vec<String>>>().map(|t| (reg, t.join(", ")))
+        }
+        _ => None,
+    };
+    let mut skip = 0;
+    for (i, c) in dvle.constants.iter().enumerate() {
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        // A run of k ascending registers right below the allocator's end is a `.constfa` array.
+        if let Some((reg, _)) = float_texts(c) {
+            let k = float_end.saturating_sub(0x20 + reg as u32) as usize;
+            let run: Option<Vec<String>> = (k >= 2 && i + k <= dvle.constants.len())
+                .then(|| {
+                    (0..k)
+                        .map(|j| float_texts(&dvle.constants[i + j]).filter(|(r, _)| *r as usize == reg as usize + j).map(|(_, t)| t))
+                        .collect()
+                })
+                .flatten();
+            if let Some(elements) = run {
+                float_end -= k as u32;
+                let name = fresh(format!("array{reg}"), names);
+                let _ = writeln!(out, ".constfa {name}[{k}]");
+                for e in &elements {
+                    let _ = writeln!(out, ".constfa ({e})");
+                }
+                let _ = writeln!(out, ".end");
+                reg_names.declare('c', reg, k as u8, &name);
+                skip = k - 1;
+                continue;
+            }
+        }
         match *c {
             Constant::Float { reg, value } => {
                 let texts: Option<Vec<String>> = value.iter().map(|&v| f24_text(v)).collect();
