@@ -86,15 +86,35 @@ fn outputs(list: &[Output]) -> Value {
         .collect()
 }
 
-fn symbol(symbols: &[u8], offset: u32) -> Option<String> {
-    let rest = symbols.get(offset as usize..)?;
-    let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
-    Some(String::from_utf8_lossy(&rest[..end]).into_owned())
+/// Longest name the summary prints, in bytes.
+const MAX_NAME: usize = 256;
+
+/// The names at `offsets` in a symbol table, found with one pass over the table (a hostile
+/// table with many uniforms and no NUL would otherwise cost a scan per uniform).
+fn symbols<'a>(table: &'a [u8], offsets: impl Iterator<Item = u32>) -> Vec<Option<String>> {
+    let nuls: Vec<usize> = table.iter().enumerate().filter(|(_, &b)| b == 0).map(|(i, _)| i).collect();
+    offsets
+        .map(|o| {
+            let start = o as usize;
+            if start > table.len() {
+                return None;
+            }
+            let end = match nuls.binary_search(&start) {
+                Ok(i) => nuls[i],
+                Err(i) => nuls.get(i).copied().unwrap_or(table.len()),
+            };
+            // Names are short; a hostile table could make every entry a megabyte long.
+            let end = end.min(start + MAX_NAME);
+            Some(String::from_utf8_lossy(&table[start..end]).into_owned())
+        })
+        .collect()
 }
 
-fn uniforms(list: &[Uniform], symbols: &[u8]) -> Value {
+fn uniforms(list: &[Uniform], table: &[u8]) -> Value {
+    let names = symbols(table, list.iter().map(|u| u.symbol));
     list.iter()
-        .map(|u| {
+        .zip(names)
+        .map(|(u, name)| {
             let (first, last) = (UniformReg::from_raw(u.start), UniformReg::from_raw(u.end));
             let kind = match first {
                 UniformReg::Input(_) => "input",
@@ -104,7 +124,7 @@ fn uniforms(list: &[Uniform], symbols: &[u8]) -> Value {
                 UniformReg::Other(_) => "other",
             };
             json!({
-                "name": symbol(symbols, u.symbol),
+                "name": name,
                 "kind": kind,
                 "first": first.to_string(),
                 "last": last.to_string(),
@@ -148,7 +168,9 @@ fn dvle_summary(d: &Dvle) -> Value {
         "outputs": outputs(&d.outputs),
         "uniforms": uniforms(&d.uniforms, &d.symbols),
         "constants": constants(&d.constants),
-        "labels": d.labels.iter().map(|l| json!({ "name": d.symbol(l.symbol), "offset": l.offset, "size": l.size })).collect::<Value>(),
+        "labels": d.labels.iter().zip(symbols(&d.symbols, d.labels.iter().map(|l| l.symbol)))
+            .map(|(l, name)| json!({ "name": name, "offset": l.offset, "size": l.size }))
+            .collect::<Value>(),
     });
     if d.shader_type == ShaderType::Geometry {
         let mode = match d.geometry_mode {

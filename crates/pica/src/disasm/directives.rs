@@ -90,6 +90,32 @@ fn is_identifier(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
 }
 
+/// Names in a symbol table, looked up in logarithmic time (a hostile table with millions of
+/// uniforms and no NUL would otherwise cost a scan per uniform).
+pub(crate) struct Symbols<'a> {
+    bytes: &'a [u8],
+    nuls: Vec<usize>,
+}
+
+impl<'a> Symbols<'a> {
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Symbols { bytes, nuls: bytes.iter().enumerate().filter(|(_, &b)| b == 0).map(|(i, _)| i).collect() }
+    }
+
+    /// The NUL-terminated (or table-terminated) UTF-8 name at `offset`.
+    pub fn name(&self, offset: u32) -> Option<&'a str> {
+        let start = offset as usize;
+        if start > self.bytes.len() {
+            return None;
+        }
+        let end = match self.nuls.binary_search(&start) {
+            Ok(i) => self.nuls[i],
+            Err(i) => self.nuls.get(i).copied().unwrap_or(self.bytes.len()),
+        };
+        std::str::from_utf8(&self.bytes[start..end]).ok()
+    }
+}
+
 /// A name that reads as a register (`c5`, `i1`, `b0`, ...), which the code printed with raw
 /// registers would then mean instead.
 fn register_like(name: &str) -> bool {
@@ -205,14 +231,19 @@ pub(crate) fn print_dvle(
     // Uniforms, in table order; gaps become private `_padN` uniforms.
     let mut names = HashSet::new();
     let mut symbols = Vec::new();
+    let symbols_at = Symbols::new(&dvle.symbols);
     let mut input_mask = 0u16;
     for u in &dvle.uniforms {
-        let Some(stored) = dvle.symbol(u.symbol) else {
+        let Some(stored) = symbols_at.name(u.symbol) else {
             warn(format!("uniform symbol offset {} is not a name in the symbol table", u.symbol));
             continue;
         };
         if u.symbol as usize != symbols.len() {
-            warn(format!("uniform {stored:?}: symbol offset {} (picasso packs names in order)", u.symbol));
+            // Out-of-order offsets may name the same bytes again and again; printing them
+            // could multiply the table's size, so such entries are only reported.
+            warn(format!("uniform at {:#x}: symbol offset {} (picasso packs names in order)", u.start, u.symbol));
+            let _ = writeln!(out, "; uniform {:#x}-{:#x}: name at symbol offset {} out of order", u.start, u.end, u.symbol);
+            continue;
         }
         symbols.extend_from_slice(stored.as_bytes());
         symbols.push(0);

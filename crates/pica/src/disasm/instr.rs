@@ -69,6 +69,9 @@ impl fmt::Display for Mask {
     }
 }
 
+/// Longest declared name used in instructions, in bytes.
+pub(crate) const MAX_CODE_NAME: usize = 64;
+
 /// Names for registers that the directives declared (uniforms, inputs, named constants): the
 /// code then reads `projection[2]` instead of `c2`, as picasso resolves it to the same register.
 #[derive(Default, Debug)]
@@ -78,8 +81,13 @@ pub(crate) struct RegNames {
 }
 
 impl RegNames {
-    /// Registers `first..first + size` of file `file` are the declared `name`.
+    /// Registers `first..first + size` of file `file` are the declared `name`. Names longer than
+    /// [`MAX_CODE_NAME`] stay out of the code (raw registers are printed), so a hostile name
+    /// cannot multiply the text by every instruction that reads it.
     pub fn declare(&mut self, file: char, first: u8, size: u8, name: &str) {
+        if name.len() > MAX_CODE_NAME {
+            return;
+        }
         for k in 0..size {
             let element = (size > 1).then_some(k);
             self.map.insert((file, first.wrapping_add(k)), (name.to_string(), element));
