@@ -142,3 +142,13 @@ fn constant_arrays_come_back() {
     assert!(text.contains("mov o0, array94[a0.x+1]"), "{text}");
     assert_eq!(one(&text), s);
 }
+
+/// A SETEMIT turns the DVLE of its file into a geometry shader in picasso, so one in a program
+/// whose only DVLE is a vertex shader cannot be printed as is.
+#[test]
+fn setemit_in_a_vertex_shader_is_reported() {
+    let mut s = one(".proc main\n\tnop\n\tend\n.end\n");
+    s.program.code[0] = 0x2B << 26; // setemit 0
+    let d = disassemble_lossy(&s);
+    assert!(d.warnings.iter().any(|w| w.location == Location::Instruction(0) && w.message.contains("SETEMIT")), "{:?}", d.warnings);
+}

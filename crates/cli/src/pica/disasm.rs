@@ -99,7 +99,7 @@ const MAX_NAME: usize = 256;
 
 /// The names at `offsets` in a symbol table, found with one pass over the table (a hostile
 /// table with many uniforms and no NUL would otherwise cost a scan per uniform).
-fn symbols<'a>(table: &'a [u8], offsets: impl Iterator<Item = u32>) -> Vec<Option<String>> {
+fn symbols(table: &[u8], offsets: impl Iterator<Item = u32>) -> Vec<Option<String>> {
     let nuls: Vec<usize> = table.iter().enumerate().filter(|(_, &b)| b == 0).map(|(i, _)| i).collect();
     offsets
         .map(|o| {

@@ -121,6 +121,13 @@ pub fn disassemble_with(shbin: &Shbin, options: &Options) -> Disassembly {
     // picasso gives the DVLE of the file holding a SETEMIT the geometry type, so the code goes
     // with the first geometry shader when there is one.
     let code_file = shbin.executables.iter().position(|d| d.shader_type == ShaderType::Geometry).unwrap_or(0);
+    let code_in_vertex_file = !matches!(shbin.executables.get(code_file), Some(d) if d.shader_type == ShaderType::Geometry);
+    if let Some(pc) = code.iter().position(|i| i.opcode == Opcode::Setemit).filter(|_| code_in_vertex_file) {
+        warnings.push(Warning {
+            location: Location::Instruction(pc as u32),
+            message: "SETEMIT without a geometry shader DVLE (picasso would make the file's DVLE one)".into(),
+        });
+    }
     let mut text = String::from("; picasso source printed by shaderport pica disasm\n");
     let mut shared = directives::Shared::default();
     if shbin.executables.is_empty() {
