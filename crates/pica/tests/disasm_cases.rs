@@ -152,3 +152,33 @@ fn setemit_in_a_vertex_shader_is_reported() {
     let d = disassemble_lossy(&s);
     assert!(d.warnings.iter().any(|w| w.location == Location::Instruction(0) && w.message.contains("SETEMIT")), "{:?}", d.warnings);
 }
+
+/// A DVOJ object holding what a golden SHBIN holds prints as that SHBIN.
+#[test]
+fn dvoj_prints_as_its_shbin() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica/golden/");
+    let bytes = std::fs::read(format!("{dir}citro2d__source__render2d.v.pica.shbin")).expect("golden");
+    let s = Shbin::read(&bytes).expect("reads");
+    let d = &s.executables[0];
+    let dvoj = pica::shbin::Dvoj {
+        version: 0,
+        shader_type: d.shader_type,
+        merge_outmaps: d.merge_outmaps,
+        input_mask: d.input_mask,
+        output_mask: d.output_mask,
+        unknown_0c: 0xFFFF_FFFF,
+        code: s.program.code.clone(),
+        descriptors: s.program.descriptors.clone(),
+        constants: d.constants.clone(),
+        labels: vec![],
+        outputs: d.outputs.clone(),
+        uniforms: d.uniforms.clone(),
+        symbols: d.symbols.clone(),
+        line_info: vec![],
+        unknown_block2: vec![],
+    };
+    let out = pica::disasm::disassemble_dvoj(&dvoj, &pica::disasm::Options::default());
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    assert!(out.text.starts_with("; a DVOJ object"));
+    assert_eq!(one(&out.text).to_bytes(), bytes);
+}

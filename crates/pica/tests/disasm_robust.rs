@@ -76,6 +76,15 @@ proptest! {
         }
     }
 
+    #[test]
+    fn random_dvoj_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+        let mut file = b"DVOJ".to_vec();
+        file.extend_from_slice(&bytes);
+        if let Ok(dvoj) = pica::shbin::Dvoj::read(&file) {
+            let _ = pica::disasm::disassemble_dvoj(&dvoj, &pica::disasm::Options::default());
+        }
+    }
+
     /// Golden files with bytes overwritten, then cut short.
     #[test]
     fn corrupted_goldens_never_panic(

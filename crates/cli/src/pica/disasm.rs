@@ -1,5 +1,6 @@
-//! `shaderport pica disasm FILE.shbin`: picasso source that assembles back to the same bytes;
-//! and the SHBIN/DVOJ summary behind `shaderport inspect`.
+//! `shaderport pica disasm FILE.shbin`: picasso source that assembles back to the same bytes
+//! (DVOJ objects print as the SHBIN they make); and the SHBIN/DVOJ summary behind
+//! `shaderport inspect`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -11,7 +12,7 @@ use serde_json::{json, Value};
 
 #[derive(Args)]
 pub struct DisasmArgs {
-    /// The SHBIN file to print.
+    /// The SHBIN file to print (a DVOJ object prints as the SHBIN it would make).
     file: PathBuf,
     /// Write the source here instead of to stdout.
     #[arg(short = 'o', long = "out")]
@@ -29,11 +30,14 @@ pub struct DisasmArgs {
 pub fn run(args: DisasmArgs) -> anyhow::Result<ExitCode> {
     let name = args.file.display().to_string();
     let bytes = std::fs::read(&args.file).with_context(|| format!("{name}: cannot read"))?;
-    if pica::shbin::is_dvoj(&bytes) {
-        anyhow::bail!("{name}: a DVOJ object; `pica disasm` prints linked SHBIN files (see `shaderport inspect` for objects)");
-    }
-    let shbin = Shbin::read(&bytes).with_context(|| name.clone())?;
-    let d = pica::disasm::disassemble_with(&shbin, &pica::disasm::Options { raw_registers: args.raw });
+    let options = pica::disasm::Options { raw_registers: args.raw };
+    let d = if pica::shbin::is_dvoj(&bytes) {
+        let dvoj = Dvoj::read(&bytes).with_context(|| name.clone())?;
+        pica::disasm::disassemble_dvoj(&dvoj, &options)
+    } else {
+        let shbin = Shbin::read(&bytes).with_context(|| name.clone())?;
+        pica::disasm::disassemble_with(&shbin, &options)
+    };
     if args.strict {
         if let Some(first) = d.warnings.first() {
             anyhow::bail!("{name}: {first} ({} problem(s) in all; the text would not assemble back to the same bytes)", d.warnings.len());

@@ -27,7 +27,7 @@ mod structure;
 use std::fmt::{self, Write};
 
 use crate::isa::{Instruction, Opcode};
-use crate::shbin::{Shbin, ShaderType};
+use crate::shbin::{Dvle, Dvlp, Dvoj, ShaderType, Shbin};
 use structure::Open;
 
 /// Where a [`Warning`] applies.
@@ -164,6 +164,36 @@ pub fn disassemble_with(shbin: &Shbin, options: &Options) -> Disassembly {
         text.insert_str(0, &head);
     }
     Disassembly { text, warnings }
+}
+
+/// A DVOJ object (an unlinked shader, specs/pica200-shbin.md "DVOJ") printed as the one-DVLE
+/// SHBIN it would make: its code and descriptors as the program, its tables as the DVLE, its
+/// entry point the first instruction and the whole code its `main`. The warnings say what of the
+/// object picasso could not write (its line-number blocks are not printed at all).
+pub fn disassemble_dvoj(dvoj: &Dvoj, options: &Options) -> Disassembly {
+    let program = Dvlp {
+        code: dvoj.code.clone(),
+        descriptors: dvoj.descriptors.clone(),
+        unknown_18: (0x28 + 4 * dvoj.code.len() + 8 * dvoj.descriptors.len()) as u32,
+        ..Dvlp::default()
+    };
+    let dvle = Dvle {
+        shader_type: dvoj.shader_type,
+        merge_outmaps: dvoj.merge_outmaps,
+        main: 0,
+        endmain: dvoj.code.len() as u32,
+        input_mask: dvoj.input_mask,
+        output_mask: dvoj.output_mask,
+        constants: dvoj.constants.clone(),
+        labels: dvoj.labels.clone(),
+        outputs: dvoj.outputs.clone(),
+        uniforms: dvoj.uniforms.clone(),
+        symbols: dvoj.symbols.clone(),
+        ..Dvle::default()
+    };
+    let mut d = disassemble_with(&Shbin { program, executables: vec![dvle] }, options);
+    d.text.insert_str(0, "; a DVOJ object, printed as the SHBIN with one DVLE that it makes\n");
+    d
 }
 
 /// Header fields and tables of the DVLP that picasso writes in one way only.
