@@ -19,6 +19,7 @@ mod header;
 mod instr;
 mod opdesc;
 mod operand;
+pub mod smith;
 mod text;
 
 pub use error::{AsmError, ErrorKind, Warning};
