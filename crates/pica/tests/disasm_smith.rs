@@ -385,4 +385,16 @@ proptest! {
         let again = reassemble(&raw.text).map_err(|e| TestCaseError::fail(format!("{e}\nsource:\n{source}\nraw disassembly:\n{}", raw.text)))?;
         prop_assert_eq!(&again, &first, "raw disassembly:\n{}", raw.text);
     }
+
+    /// The same property over the assembler's own generator (`pica::asm::smith`), which writes
+    /// programs in its own style (aliases, named uniforms, longer mains).
+    #[test]
+    fn asm_smith_programs_round_trip(bytes in proptest::collection::vec(any::<u8>(), 64..2048)) {
+        let source = pica::asm::smith::program(&mut Unstructured::new(&bytes), &pica::asm::smith::Config::default())
+            .expect("enough bytes are made up");
+        let first = assemble_files(&[&source]).map_err(|e| TestCaseError::fail(format!("smith program rejected: {e}\n{source}")))?;
+        let text = disassemble(&first).map_err(|e| TestCaseError::fail(format!("{e}\nsource:\n{source}")))?;
+        let again = reassemble(&text).map_err(|e| TestCaseError::fail(format!("{e}\nsource:\n{source}\ndisassembly:\n{text}")))?;
+        prop_assert_eq!(&again, &first, "source:\n{}\ndisassembly:\n{}", source, text);
+    }
 }
