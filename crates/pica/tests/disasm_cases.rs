@@ -182,3 +182,13 @@ fn dvoj_prints_as_its_shbin() {
     assert!(out.text.starts_with("; a DVOJ object"));
     assert_eq!(one(&out.text).to_bytes(), bytes);
 }
+
+/// Found by `corrupted_goldens_never_panic` (a long run): a `$` stored in a uniform name cannot
+/// come from picasso, which writes every `$` as `.`.
+#[test]
+fn stored_dollar_is_reported() {
+    let mut s = one(".fvec projection[4]\n.out - position o0\n.proc main\n\tdp4 o0, projection, v0\n\tend\n.end\n");
+    s.executables[0].symbols[0] = b'$';
+    let d = disassemble_lossy(&s);
+    assert!(d.warnings.iter().any(|w| w.message.contains("holds `$`")), "{:?}", d.warnings);
+}

@@ -249,6 +249,9 @@ pub(crate) fn print_dvle(
         symbols.push(0);
         // picasso writes `$` as `.` in the table.
         let name = stored.replace('.', "$");
+        if stored.contains('$') {
+            warn(format!("uniform name {stored:?} holds `$`, which picasso always writes as `.`"));
+        }
         if !is_identifier(&name) || name.starts_with('_') {
             warn(format!("uniform name {stored:?} cannot be declared (picasso hides `_` names and needs identifiers)"));
             continue;
