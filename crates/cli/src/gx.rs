@@ -55,19 +55,19 @@ pub fn run(args: GxArgs) -> anyhow::Result<ExitCode> {
         GxCommand::Inspect { file } => {
             let bytes = read(&file)?;
             let summary = inspect_brres(&bytes).with_context(|| format!("{}", file.display()))?;
-            println!("{}", serde_json::to_string_pretty(&summary)?);
+            crate::output::emit_json(&summary)?;
         }
         GxCommand::Tev { file } => {
             let text = std::fs::read_to_string(&file).with_context(|| format!("{}: cannot read", file.display()))?;
             let out = run_tev(&file, &text).with_context(|| format!("{}", file.display()))?;
-            println!("{}", serde_json::to_string_pretty(&out)?);
+            crate::output::emit_json(&out)?;
         }
         GxCommand::Bp { file, binary } => {
             let bytes = read(&file)?;
             let list = if binary { bytes } else { parse_hex(&String::from_utf8_lossy(&bytes)).with_context(|| format!("{}", file.display()))? };
             let mut regs = BpRegs::new();
             gx::dl::apply(&mut regs, &list, 0).with_context(|| format!("{}: display list", file.display()))?;
-            print!("{}", regs.print());
+            crate::output::emit(&regs.print())?;
         }
         GxCommand::Asm { file, output } => {
             let text = std::fs::read_to_string(&file).with_context(|| format!("{}: cannot read", file.display()))?;
@@ -76,9 +76,11 @@ pub fn run(args: GxArgs) -> anyhow::Result<ExitCode> {
             match output {
                 Some(out) => std::fs::write(&out, &bytes).with_context(|| format!("{}: cannot write", out.display()))?,
                 None => {
-                    for load in bytes.chunks(5) {
-                        println!("{}", load.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" "));
-                    }
+                    let lines: String = bytes
+                        .chunks(5)
+                        .map(|load| load.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ") + "\n")
+                        .collect();
+                    crate::output::emit(&lines)?;
                 }
             }
         }

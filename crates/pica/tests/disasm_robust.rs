@@ -4,7 +4,7 @@
 //!
 //! Case counts follow PROPTEST_CASES (CI sets 256).
 
-use pica::asm::{assemble, Options, Source};
+
 use pica::disasm::{disassemble, disassemble_lossy};
 use pica::isa::Instruction;
 use pica::shbin::Shbin;
@@ -28,18 +28,7 @@ fn read_goldens() -> Vec<Vec<u8>> {
 
 /// Splits at the file markers and assembles; the container picasso would write.
 fn reassemble(text: &str) -> Result<Shbin, String> {
-    let mut files = vec![String::new()];
-    for line in text.lines() {
-        if line.starts_with("; ---- next file") {
-            files.push(String::new());
-        }
-        let f = files.last_mut().expect("one file");
-        f.push_str(line);
-        f.push('\n');
-    }
-    let names: Vec<String> = (0..files.len()).map(|i| format!("f{i}.pica")).collect();
-    let sources: Vec<Source> = files.iter().zip(&names).map(|(t, n)| Source { name: n, text: t }).collect();
-    assemble(&sources, &Options::default()).map(|a| a.shbin).map_err(|e| e.to_string())
+    pica::disasm::reassemble(text).map(|a| a.shbin).map_err(|e| e.to_string())
 }
 
 /// Disassembles without panicking; when the strict form accepts, reassembly must agree.

@@ -1,7 +1,6 @@
 //! Issue 2, "Done when": `shaderport pica disasm` of every golden .shbin assembles back to
 //! identical bytes. The golden files are picasso 2.7.1 outputs (corpus/pica/SOURCES.md).
 
-use pica::asm::{assemble, Options, Source};
 use pica::disasm::{disassemble, disassemble_with};
 use pica::shbin::Shbin;
 
@@ -9,25 +8,8 @@ fn golden_dir() -> std::path::PathBuf {
     concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica/golden").into()
 }
 
-/// The files of a disassembly (one per DVLE, split at the `; ---- next file` lines).
-fn files(text: &str) -> Vec<String> {
-    let mut out = vec![String::new()];
-    for line in text.lines() {
-        if line.starts_with("; ---- next file") {
-            out.push(String::new());
-        }
-        let last = out.last_mut().expect("at least one file");
-        last.push_str(line);
-        last.push('\n');
-    }
-    out
-}
-
 fn reassemble(text: &str) -> Result<Vec<u8>, String> {
-    let files = files(text);
-    let names: Vec<String> = (0..files.len()).map(|i| format!("dvle{i}.pica")).collect();
-    let sources: Vec<Source> = files.iter().zip(&names).map(|(t, n)| Source { name: n, text: t }).collect();
-    assemble(&sources, &Options::default()).map(|a| a.to_bytes()).map_err(|e| e.to_string())
+    pica::disasm::reassemble(text).map(|a| a.to_bytes()).map_err(|e| e.to_string())
 }
 
 /// The default form names uniforms in the code (`projection[2]`), as the sources did.

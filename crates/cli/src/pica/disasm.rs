@@ -48,15 +48,7 @@ pub fn run(args: DisasmArgs) -> anyhow::Result<ExitCode> {
     }
     match &args.out {
         Some(path) => std::fs::write(path, &d.text).with_context(|| format!("{}: cannot write", path.display()))?,
-        None => {
-            // `print!` would panic when the reader goes away (`| head`); a closed pipe just ends.
-            use std::io::Write;
-            let mut stdout = std::io::stdout().lock();
-            match stdout.write_all(d.text.as_bytes()).and_then(|()| stdout.flush()) {
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-                r => r.context("cannot write to stdout")?,
-            }
-        }
+        None => crate::output::emit(&d.text)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -61,7 +61,7 @@ enum UniformValue {
 }
 
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
-    println!("{}", execute(&args)?);
+    crate::output::emit(&format!("{}\n", execute(&args)?))?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -91,6 +91,42 @@ pub struct Options {
     pub raw_registers: bool,
 }
 
+/// The line prefix that starts each file after the first in a disassembly of several DVLEs.
+pub const FILE_MARKER: &str = "; ---- next file";
+
+/// The source files of a printed disassembly, split at its [`FILE_MARKER`] lines (picasso makes
+/// one DVLE per input file, so a SHBIN of N executables prints as N files).
+///
+/// ```
+/// let files = pica::disasm::split_files("a\n; ---- next file: DVLE 1 ----\nb\n");
+/// assert_eq!(files, vec!["a\n".to_string(), "; ---- next file: DVLE 1 ----\nb\n".to_string()]);
+/// ```
+pub fn split_files(text: &str) -> Vec<String> {
+    let mut files = vec![String::new()];
+    for line in text.lines() {
+        if line.starts_with(FILE_MARKER) {
+            files.push(String::new());
+        }
+        let file = files.last_mut().expect("at least one file");
+        file.push_str(line);
+        file.push('\n');
+    }
+    files
+}
+
+/// Assembles a printed disassembly, all its files in order (named `dvle0.pica`, `dvle1.pica`, ...),
+/// with the picasso-compatible assembler and default options.
+///
+/// # Errors
+/// The assembler's first error.
+pub fn reassemble(text: &str) -> Result<crate::asm::Assembly, crate::asm::AsmError> {
+    let files = split_files(text);
+    let names: Vec<String> = (0..files.len()).map(|i| format!("dvle{i}.pica")).collect();
+    let sources: Vec<crate::asm::Source> =
+        files.iter().zip(&names).map(|(text, name)| crate::asm::Source { name, text }).collect();
+    crate::asm::assemble(&sources, &crate::asm::Options::default())
+}
+
 /// picasso syntax for `shbin` that assembles back to identical bytes.
 ///
 /// # Errors
@@ -137,7 +173,7 @@ pub fn disassemble_with(shbin: &Shbin, options: &Options) -> Disassembly {
     }
     for (i, dvle) in shbin.executables.iter().enumerate() {
         if i > 0 {
-            let _ = writeln!(text, "\n; ---- next file: DVLE {i} ----");
+            let _ = writeln!(text, "\n{FILE_MARKER}: DVLE {i} ----");
         }
         let kind = match dvle.shader_type {
             ShaderType::Vertex => "vertex shader".to_string(),
