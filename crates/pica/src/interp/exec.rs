@@ -54,7 +54,10 @@ impl Default for Uniforms {
 }
 
 const ONES: Vec4 = [1.0; 4];
-const FILE: usize = OUTPUT_BASE as usize + 16;
+/// 256 entries so that any `u8` register index is in bounds (no bounds checks in the hot loop);
+/// only 0x00-0x8F are used.
+const FILE: usize = 256;
+const OUT: std::ops::Range<usize> = OUTPUT_BASE as usize..OUTPUT_BASE as usize + 16;
 
 /// An interpreter for one program. Uniforms persist between invocations; inputs, temporaries,
 /// outputs, address registers, cmp flags and the stacks start afresh (all zero) each time.
@@ -153,21 +156,21 @@ impl<'p> Interpreter<'p> {
     pub fn run(&mut self, entry: u32, inputs: &[Vec4; 16]) -> Result<[Vec4; 16], RunError> {
         self.regs[..16].copy_from_slice(inputs);
         self.regs[0x10..0x20].fill([0.0; 4]);
-        self.regs[OUTPUT_BASE as usize..].fill([0.0; 4]);
+        self.regs[OUT].fill([0.0; 4]);
         self.a0 = [0; 2];
         self.al = 0;
         self.cmp = [false; 2];
         self.stacks.clear();
         let result = self.execute(entry);
         let mut out = [[0.0; 4]; 16];
-        out.copy_from_slice(&self.regs[OUTPUT_BASE as usize..]);
+        out.copy_from_slice(&self.regs[OUT]);
         result.map(|()| out)
     }
 
     #[inline(always)]
     fn read(&self, s: &Src) -> Vec4 {
         let v = if s.rel == AddrIndex::None { &self.regs[s.reg as usize] } else { self.relative(s) };
-        let r = [v[s.swz[0] as usize], v[s.swz[1] as usize], v[s.swz[2] as usize], v[s.swz[3] as usize]];
+        let r = [v[(s.swz[0] & 3) as usize], v[(s.swz[1] & 3) as usize], v[(s.swz[2] & 3) as usize], v[(s.swz[3] & 3) as usize]];
         if s.neg {
             r.map(|x| -x)
         } else {
@@ -301,7 +304,7 @@ impl<'p> Interpreter<'p> {
                         break Err(RunError::GeometryOnly { pc, what: "EMIT" });
                     }
                     let mut out = [[0.0; 4]; 16];
-                    out.copy_from_slice(&self.regs[OUTPUT_BASE as usize..]);
+                    out.copy_from_slice(&self.regs[OUT]);
                     self.emitter.emit(out);
                 }
                 Op::SetEmit { vertex, winding, primitive } => {

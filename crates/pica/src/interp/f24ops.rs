@@ -107,7 +107,13 @@ fn two_prod_err(a: f32, b: f32, p: f32) -> f32 {
 /// ADD: `a + b`, rounded once.
 #[inline(always)]
 pub fn add(a: f32, b: f32) -> f32 {
-    let (a, b) = (flush(a), flush(b));
+    add_rounded(flush(a), flush(b))
+}
+
+/// ADD of two values that are already results of arithmetic (normal or +0, so flushing them
+/// would change nothing): the dot products' partial sums.
+#[inline(always)]
+fn add_rounded(a: f32, b: f32) -> f32 {
     let s = a + b;
     round(s, || two_sum_err(a, b, s))
 }
@@ -126,25 +132,25 @@ pub fn mul(a: f32, b: f32) -> f32 {
 /// MAD / MADI: `a * b + c` with the product rounded first (not fused).
 #[inline(always)]
 pub fn mad(a: f32, b: f32, c: f32) -> f32 {
-    add(mul(a, b), c)
+    add_rounded(mul(a, b), flush(c))
 }
 
 /// DP3: products rounded, summed left to right, each sum rounded.
 #[inline(always)]
 pub fn dp3(a: [f32; 4], b: [f32; 4]) -> f32 {
-    add(add(mul(a[0], b[0]), mul(a[1], b[1])), mul(a[2], b[2]))
+    add_rounded(add_rounded(mul(a[0], b[0]), mul(a[1], b[1])), mul(a[2], b[2]))
 }
 
 /// DP4: as [`dp3`] with the w product added last.
 #[inline(always)]
 pub fn dp4(a: [f32; 4], b: [f32; 4]) -> f32 {
-    add(dp3(a, b), mul(a[3], b[3]))
+    add_rounded(dp3(a, b), mul(a[3], b[3]))
 }
 
 /// DPH: DP4 with `a.w` replaced by 1.0 (the w product is `mul(1, b.w)`, which flushes it).
 #[inline(always)]
 pub fn dph(a: [f32; 4], b: [f32; 4]) -> f32 {
-    add(dp3(a, b), mul(1.0, b[3]))
+    add_rounded(dp3(a, b), mul(1.0, b[3]))
 }
 
 /// The f32 `2^e` for `e` in -126..=127.

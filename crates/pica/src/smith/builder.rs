@@ -43,6 +43,12 @@ impl Builder {
         }
     }
 
+    /// Replaces the descriptor table as it is (no deduplication): for instructions that already
+    /// hold indices into it.
+    pub fn set_descriptors(&mut self, table: Vec<OperandDescriptor>) {
+        self.descriptors = table;
+    }
+
     /// Appends an instruction; returns its index.
     pub fn push(&mut self, i: Instruction) -> u16 {
         self.code.push(i);
