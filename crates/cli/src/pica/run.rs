@@ -386,6 +386,30 @@ mod tests {
         }
     }
 
+    /// Every truncation and single-byte mutation of a valid input file parses or fails with an
+    /// error; none panics.
+    #[test]
+    fn mutated_inputs_never_panic() {
+        let valid = r#"{"uniforms": {"c0": [1, -2.5, "inf", "0x3f0000"], "i1": [3, 0, 1, 0], "b2": true},
+            "vertices": [{"v0": [0.5, 0.25, "nan", 1], "v3": [1, 2, 3, 4]}], "counts": [1]}"#;
+        assert!(parse_input(valid).is_ok());
+        let bytes = valid.as_bytes();
+        for cut in 0..bytes.len() {
+            if let Ok(text) = std::str::from_utf8(&bytes[..cut]) {
+                let _ = parse_input(text);
+            }
+        }
+        for at in 0..bytes.len() {
+            for with in [b'0', b'9', b'-', b'"', b'[', b']', b'{', b'}', b',', b'x', b'e', b'.'] {
+                let mut m = bytes.to_vec();
+                m[at] = with;
+                if let Ok(text) = std::str::from_utf8(&m) {
+                    let _ = parse_input(text);
+                }
+            }
+        }
+    }
+
     #[test]
     fn missing_executable_is_an_error() {
         let dir = std::env::temp_dir().join(format!("shaderport-run-entry-{}", std::process::id()));
