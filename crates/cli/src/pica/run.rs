@@ -101,6 +101,9 @@ fn execute(args: &RunArgs) -> anyhow::Result<String> {
             serde_json::to_string(&Primitives { primitives: prims })?
         }
         _ => {
+            if input.counts.is_some() {
+                bail!("{}: \"counts\" is for variable-mode geometry shaders only", args.input.display());
+            }
             let mut vertices = Vec::with_capacity(input.vertices.len());
             for (n, v) in input.vertices.iter().enumerate() {
                 let o = it.run(shader.entry, v).with_context(|| format!("{name}: vertex {n}"))?;
