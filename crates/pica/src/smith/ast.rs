@@ -66,6 +66,11 @@ impl Ast {
         false
     }
 
+    /// Words of the main body, END included (where the subroutines start).
+    pub fn main_len(&self) -> usize {
+        size(&self.main) + 1
+    }
+
     /// Lays the program out into `b` (which must be empty): main, END, then each subroutine.
     pub fn lay_out(&self, b: &mut Builder) {
         let mut sub_at = Vec::with_capacity(self.subs.len());

@@ -25,7 +25,7 @@ pub struct Config {
     pub max_instructions: usize,
     /// Statements per block, at most.
     pub max_block: usize,
-    /// Generate a geometry shader (SETEMIT/EMIT, outputs o0-o6).
+    /// Generate a geometry shader (SETEMIT/EMIT). Outputs are o0-o6 in either kind.
     pub geometry: bool,
 }
 
@@ -72,8 +72,9 @@ pub fn generate(seed: u64, config: &Config) -> SmithProgram {
 pub fn arbitrary_program(u: &mut Unstructured<'_>, config: &Config) -> Result<SmithProgram> {
     let mut pool = Vec::with_capacity(32);
     pool.push(OperandDescriptor::new(0xF, &[]));
+    // Entries 1-3 are MOVA's: a0 has only x and y.
     while pool.len() < 32 {
-        let mask = u.int_in_range(1..=15)?;
+        let mask = if pool.len() <= 3 { [8, 4, 12][pool.len() - 1] } else { u.int_in_range(1..=15)? };
         let mut sources = [(false, Swizzle::IDENTITY); 3];
         for s in &mut sources {
             *s = (u.ratio(1, 4)?, if u.ratio(1, 2)? { Swizzle::IDENTITY } else { Swizzle(u.arbitrary()?) });
@@ -193,9 +194,10 @@ impl Gen<'_, '_> {
             }),
             32..=39 => Stmt::Plain(self.cmp()?),
             40..=45 if !self.last_mova => {
-                let desc = self.desc(false)?;
+                let desc = self.u.int_in_range(1..=3)?;
                 let (src1, idx) = self.wide()?;
-                let op = Operands::Arith { dst: DstReg::Temp(0), src1, src2: SrcReg::Input(0), idx, desc };
+                // picasso writes 0 in MOVA's unused destination field.
+                let op = Operands::Arith { dst: DstReg::Output(0), src1, src2: SrcReg::Input(0), idx, desc };
                 Stmt::Plain(Instruction { opcode: Opcode::Mova, operands: op, extra: 0 })
             }
             46..=47 => Stmt::Plain(plain(Opcode::Nop)),
@@ -258,11 +260,14 @@ impl Gen<'_, '_> {
         })
     }
 
+    /// A condition as picasso writes it: a single-flag test keeps the other reference bit set.
     fn condition(&mut self) -> Result<Condition> {
-        Ok(Condition {
-            op: CondOp::from_raw(self.u.int_in_range(0..=3)?),
-            refx: self.u.arbitrary()?,
-            refy: self.u.arbitrary()?,
+        let op = CondOp::from_raw(self.u.int_in_range(0..=3)?);
+        let (refx, refy) = (self.u.arbitrary()?, self.u.arbitrary()?);
+        Ok(match op {
+            CondOp::X => Condition { op, refx, refy: true },
+            CondOp::Y => Condition { op, refx: true, refy },
+            _ => Condition { op, refx, refy },
         })
     }
 
@@ -272,14 +277,25 @@ impl Gen<'_, '_> {
     }
 
     fn dst(&mut self) -> Result<DstReg> {
-        let outputs = if self.config.geometry { 7 } else { 16 };
+        // o0-o6: the registers a geometry shader has, and the seven semantics `to_shbin` names.
+        let outputs = 7;
         Ok(if self.u.ratio(1, 4)? { DstReg::Output(self.u.int_in_range(0..=outputs - 1)?) } else { DstReg::Temp(self.u.int_in_range(0..=15)?) })
     }
 
     /// A source for a 7-bit field, with an address register on constants; inputs are always v0
     /// so that no instruction reads two different input registers.
     fn wide(&mut self) -> Result<(SrcReg, AddrIndex)> {
-        Ok(match self.u.int_in_range(0..=9)? {
+        self.wide_from(0)
+    }
+
+    /// A constant (maybe indexed): where picasso picks the format from the operand (MADI's SRC3,
+    /// the I forms' SRC2), only a constant makes it pick the form generated.
+    fn wide_const(&mut self) -> Result<(SrcReg, AddrIndex)> {
+        self.wide_from(6)
+    }
+
+    fn wide_from(&mut self, first: u8) -> Result<(SrcReg, AddrIndex)> {
+        Ok(match self.u.int_in_range(first..=9)? {
             0..=1 => (SrcReg::Input(0), AddrIndex::None),
             2..=5 => (SrcReg::Temp(self.u.int_in_range(0..=15)?), AddrIndex::None),
             _ => {
@@ -307,7 +323,7 @@ impl Gen<'_, '_> {
                 (w, self.narrow()?, idx)
             } else {
                 let n = self.narrow()?;
-                let (w, idx) = self.wide()?;
+                let (w, idx) = self.wide_const()?;
                 (n, w, idx)
             };
             return Ok(Instruction { opcode: op, operands: Operands::Mad { dst, src1, src2, src3, idx, desc }, extra: 0 });
@@ -315,10 +331,15 @@ impl Gen<'_, '_> {
         let op = ALU_OPS[which];
         let desc = self.desc(false)?;
         let inverted = matches!(op, Opcode::Dphi | Opcode::Dsti | Opcode::Sgei | Opcode::Slti);
+        let unary = matches!(op.format(), Some(crate::isa::Format::F1u));
         let (src1, src2, idx) = if inverted {
             let n = self.narrow()?;
-            let (w, idx) = self.wide()?;
+            let (w, idx) = self.wide_const()?;
             (n, w, idx)
+        } else if unary {
+            // Format 1u has no SRC2: its bits stay 0.
+            let (w, idx) = self.wide()?;
+            (w, SrcReg::Input(0), idx)
         } else {
             let (w, idx) = self.wide()?;
             (w, self.narrow()?, idx)

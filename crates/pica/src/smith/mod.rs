@@ -17,6 +17,7 @@
 mod ast;
 mod builder;
 mod gen;
+mod shbin;
 
 pub use ast::{Ast, Stmt, Test};
 pub use builder::{plain_desc, Builder, Built};
