@@ -219,3 +219,35 @@ fn particle_example_emits_quads_as_two_triangles() {
         assert_eq!(bl[3], 1.0);
     }
 }
+
+/// The DVLE output map gives the o registers their semantics, and its constants apply first.
+#[test]
+fn output_map_and_constants_of_a_vertex_shader() {
+    let (file, shader) = load("3ds-examples__graphics__gpu__textured_cube__source__vshader.v.pica.shbin");
+    let names: Vec<&str> = shader.outputs.iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(names, vec!["position", "texcoord0", "color"]);
+    // myconst (0, 1, -1, -0.5) from the constant table.
+    let c = file.executables[0].constants.iter().find_map(|c| match c {
+        pica::shbin::Constant::Float { reg, value } if value[1].to_f32() == 1.0 => Some(*reg as usize),
+        _ => None,
+    });
+    assert_eq!(shader.uniforms.float[c.unwrap()], [0.0, 1.0, -1.0, -0.5]);
+    // Identity matrices, no light: position = input with w forced to 1; texcoord = input.
+    let mut it = shader.interpreter();
+    for name in ["projection", "modelView"] {
+        let base = uniform(&file, name);
+        for row in 0..4 {
+            let mut v = [0.0; 4];
+            v[row] = 1.0;
+            it.set_float(base + row, v);
+        }
+    }
+    let mut v = [[0.0; 4]; 16];
+    v[0] = [0.5, -2.0, 3.0, 9.0];
+    v[1] = [0.25, 0.75, 0.0, 0.0];
+    v[2] = [0.0, 0.0, 1.0, 0.0];
+    let out = it.run(shader.entry, &v).unwrap();
+    let sem = shader.semantics(&out);
+    assert_eq!(sem[0], ("position".to_string(), vec![0.5, -2.0, 3.0, 1.0]));
+    assert_eq!(sem[1], ("texcoord0".to_string(), vec![0.25, 0.75, 0.0, 0.0]));
+}
