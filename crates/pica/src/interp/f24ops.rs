@@ -24,7 +24,7 @@ pub const OVERFLOW: f32 = f32::from_bits((127 + 64) << 23);
 /// The NaN every arithmetic instruction returns (float24 0x7F8000).
 pub const NAN: f32 = f32::from_bits(0x7FC0_0000);
 /// The clamp of LITP's y component: 127.99609375 = 128 - 2^-8 (the ISA page's "127.9961").
-pub const LITP_CLAMP: f32 = 127.996_093_75;
+pub const LITP_CLAMP: f32 = 128.0 - 1.0 / 256.0;
 
 /// Flushes an arithmetic input: subnormals and -0 become +0; everything else is kept.
 #[inline(always)]
@@ -248,6 +248,8 @@ pub fn rsq(a: f32) -> f32 {
     finish(r as f32 * pow2(scale))
 }
 
+// The low coefficients are close to ln 2 and log2(e) because they approximate them, as fitted.
+#[allow(clippy::approx_constant)]
 /// Coefficients of `2^f` on [-1/2, 1/2] (degree 6, Chebyshev interpolation; relative error of the
 /// polynomial 2.6e-9, below f32's own rounding).
 const EX2_POLY: [f32; 7] = [
@@ -260,6 +262,7 @@ const EX2_POLY: [f32; 7] = [
     0.000_154_614_45,
 ];
 
+#[allow(clippy::approx_constant)]
 /// Coefficients of `log2(1+t) / t` on [sqrt(1/2)-1, sqrt(2)-1] (degree 10, Chebyshev
 /// interpolation; relative error 7.4e-10).
 const LG2_POLY: [f32; 11] = [

@@ -120,6 +120,7 @@ pub fn run_geometry(
             if per == 0 {
                 return Err(GeometryError::NoVertices);
             }
+            #[allow(clippy::manual_is_multiple_of)] // is_multiple_of needs Rust 1.87; MSRV is 1.80
             if vertices.len() % per != 0 {
                 return Err(GeometryError::Incomplete { per, left: vertices.len() % per });
             }
