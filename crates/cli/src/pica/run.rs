@@ -1,4 +1,4 @@
-//! `shaderport pica run FILE.shbin --input VECTORS.json [--entry N] [--hex]`: the reference
+//! `shaderport pica run FILE.shbin --input VECTORS.json [--entry N] [--hex] [--semantics]`: the reference
 //! interpreter on JSON vectors (docs/pica-interp.md "Command line").
 //!
 //! Input: `{"uniforms": {"c0": [x,y,z,w], "i0": [x,y,z,w], "b3": true}, "vertices": [{"v0":
@@ -36,6 +36,10 @@ pub struct RunArgs {
     /// Instructions allowed per invocation before the run stops as runaway.
     #[arg(long, default_value_t = DEFAULT_STEP_LIMIT)]
     max_steps: u64,
+    /// Name outputs by the DVLE output map ("position": [...], "color": [...], with the
+    /// components its masks select) instead of by o register.
+    #[arg(long)]
+    semantics: bool,
 }
 
 /// Everything the input file says.
@@ -96,7 +100,7 @@ fn execute(args: &RunArgs) -> anyhow::Result<String> {
                 .with_context(|| format!("{name}"))?;
             let prims: Vec<Vec<OutVertex>> = prims
                 .iter()
-                .map(|p| p.ordered().iter().map(|v| OutVertex::new(v, &regs, args.hex)).collect())
+                .map(|p| p.ordered().iter().map(|v| OutVertex::build(&shader, v, &regs, args)).collect())
                 .collect();
             serde_json::to_string(&Primitives { primitives: prims })?
         }
@@ -107,7 +111,7 @@ fn execute(args: &RunArgs) -> anyhow::Result<String> {
             let mut vertices = Vec::with_capacity(input.vertices.len());
             for (n, v) in input.vertices.iter().enumerate() {
                 let o = it.run(shader.entry, v).with_context(|| format!("{name}: vertex {n}"))?;
-                vertices.push(OutVertex::new(&o, &regs, args.hex));
+                vertices.push(OutVertex::build(&shader, &o, &regs, args));
             }
             serde_json::to_string(&Vertices { vertices })?
         }
@@ -127,12 +131,17 @@ struct Primitives {
     primitives: Vec<Vec<OutVertex>>,
 }
 
-/// One output vertex: `oN` keys in register order.
-struct OutVertex(Vec<(String, [Component; 4])>);
+/// One output vertex: `oN` keys in register order, or semantic names in output-map order.
+struct OutVertex(Vec<(String, Vec<Component>)>);
 
 impl OutVertex {
-    fn new(o: &[Vec4; 16], regs: &[u8], hex: bool) -> OutVertex {
-        OutVertex(regs.iter().map(|&r| (format!("o{r}"), o[r as usize].map(|x| Component::new(x, hex)))).collect())
+    fn build(shader: &Shader, o: &[Vec4; 16], regs: &[u8], args: &RunArgs) -> OutVertex {
+        let hex = args.hex;
+        if args.semantics {
+            let named = shader.semantics(o);
+            return OutVertex(named.into_iter().map(|(n, v)| (n, v.into_iter().map(|x| Component::new(x, hex)).collect())).collect());
+        }
+        OutVertex(regs.iter().map(|&r| (format!("o{r}"), o[r as usize].iter().map(|&x| Component::new(x, hex)).collect())).collect())
     }
 }
 
@@ -318,7 +327,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("in.json");
         std::fs::write(&path, input).unwrap();
-        let args = RunArgs { file: golden(shbin), input: path, entry: 0, hex, max_steps: DEFAULT_STEP_LIMIT };
+        let args = RunArgs { file: golden(shbin), input: path, entry: 0, hex, max_steps: DEFAULT_STEP_LIMIT, semantics: false };
         execute(&args)
     }
 
@@ -414,12 +423,23 @@ mod tests {
     }
 
     #[test]
+    fn semantics_name_the_outputs() {
+        let dir = std::env::temp_dir().join(format!("shaderport-run-sem-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("in.json");
+        std::fs::write(&path, r#"{"uniforms": {"c3": [0,0,0,1]}, "vertices": [{"v0": [1,2,3,4], "v1": [0.5,0.5,0.5,1]}]}"#).unwrap();
+        let args = RunArgs { file: golden(SIMPLE), input: path, entry: 0, hex: false, max_steps: 100, semantics: true };
+        let out = execute(&args).unwrap();
+        assert_eq!(out, r#"{"vertices":[{"position":[0.0,0.0,0.0,1.0],"color":[0.5,0.5,0.5,1.0]}]}"#);
+    }
+
+    #[test]
     fn missing_executable_is_an_error() {
         let dir = std::env::temp_dir().join(format!("shaderport-run-entry-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("in.json");
         std::fs::write(&path, "{}").unwrap();
-        let args = RunArgs { file: golden(SIMPLE), input: path, entry: 5, hex: false, max_steps: 10 };
+        let args = RunArgs { file: golden(SIMPLE), input: path, entry: 5, hex: false, max_steps: 10, semantics: false };
         let err = format!("{:#}", execute(&args).unwrap_err());
         assert!(err.contains("executable 5 does not exist"), "{err}");
     }
