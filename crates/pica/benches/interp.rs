@@ -17,8 +17,8 @@ use std::path::Path;
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode, Throughput};
 use pica::interp::{run_geometry, Interpreter, Program, Shader, ShaderKind, Vec4};
-use pica::isa::{AddrIndex, DstReg, OperandDescriptor, SrcReg, Swizzle};
 use pica::isa::Opcode;
+use pica::isa::{AddrIndex, DstReg, OperandDescriptor, SrcReg, Swizzle};
 use pica::shbin::Shbin;
 use pica::smith::{plain_desc, Builder};
 
@@ -166,7 +166,8 @@ fn skinning_program() -> (Vec<u32>, Vec<u32>) {
             p.alu(Opcode::Dp4, rd(4), SrcReg::Const(row), r(3), AddrIndex::A0x, plain_desc(mask));
         }
         p.alu(Opcode::Mov, rd(4), SrcReg::Const(93), r(4), AddrIndex::None, plain_desc(0b0001));
-        let weight = OperandDescriptor::new(0xF, &[(false, Swizzle::IDENTITY), (false, Swizzle::from_components([k; 4]))]);
+        let weight =
+            OperandDescriptor::new(0xF, &[(false, Swizzle::IDENTITY), (false, Swizzle::from_components([k; 4]))]);
         p.mad(Opcode::Mad, rd(0), r(4), r(2), r(0), AddrIndex::None, weight);
     }
     for row in 0..4u8 {

@@ -88,14 +88,17 @@ fn every_corpus_executable_runs_on_random_inputs() {
                 match (shader.kind, shader.geometry) {
                     (ShaderKind::Vertex, _) => {
                         for v in random_vertices(&mut rng, 16) {
-                            it.run(shader.entry, &v).unwrap_or_else(|e| panic!("{} round {round}: {e}", path.display()));
+                            it.run(shader.entry, &v)
+                                .unwrap_or_else(|e| panic!("{} round {round}: {e}", path.display()));
                             invocations += 1;
                         }
                     }
                     (_, Some(mode)) => {
                         let (vertices, counts) = match mode {
                             GeometryMode::Point => (random_vertices(&mut rng, 4), None),
-                            GeometryMode::Fixed { vertices, .. } => (random_vertices(&mut rng, 2 * vertices as usize), None),
+                            GeometryMode::Fixed { vertices, .. } => {
+                                (random_vertices(&mut rng, 2 * vertices as usize), None)
+                            }
                             GeometryMode::Variable { full_vertices } => {
                                 // One primitive of the full vertices plus a few neighbours.
                                 let n = full_vertices as usize + 6;

@@ -7,9 +7,9 @@
 //! ...]]}`. Components are numbers (the f32 value of the float24), or "inf", "-inf", "nan"; with
 //! `--hex`, float24 bit patterns like "0x3f0000". Input components take the same forms.
 
-use std::path::PathBuf;
 #[cfg(test)]
 use std::path::Path;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
@@ -96,8 +96,9 @@ fn execute(args: &RunArgs) -> anyhow::Result<String> {
             if input.counts.is_some() && !matches!(mode, GeometryMode::Variable { .. }) {
                 bail!("{}: \"counts\" is for variable-mode geometry shaders only", args.input.display());
             }
-            let prims = run_geometry(&mut it, shader.entry, mode, &input.vertices, input.stride, input.counts.as_deref())
-                .with_context(|| format!("{name}"))?;
+            let prims =
+                run_geometry(&mut it, shader.entry, mode, &input.vertices, input.stride, input.counts.as_deref())
+                    .with_context(|| format!("{name}"))?;
             let prims: Vec<Vec<OutVertex>> = prims
                 .iter()
                 .map(|p| p.ordered().iter().map(|v| OutVertex::build(&shader, v, &regs, args)).collect())
@@ -139,9 +140,15 @@ impl OutVertex {
         let hex = args.hex;
         if args.semantics {
             let named = shader.semantics(o);
-            return OutVertex(named.into_iter().map(|(n, v)| (n, v.into_iter().map(|x| Component::new(x, hex)).collect())).collect());
+            return OutVertex(
+                named.into_iter().map(|(n, v)| (n, v.into_iter().map(|x| Component::new(x, hex)).collect())).collect(),
+            );
         }
-        OutVertex(regs.iter().map(|&r| (format!("o{r}"), o[r as usize].iter().map(|&x| Component::new(x, hex)).collect())).collect())
+        OutVertex(
+            regs.iter()
+                .map(|&r| (format!("o{r}"), o[r as usize].iter().map(|&x| Component::new(x, hex)).collect()))
+                .collect(),
+        )
     }
 }
 
@@ -313,7 +320,6 @@ fn parse_ivec4(v: &Value) -> anyhow::Result<[u8; 4]> {
     Ok(out)
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -327,7 +333,14 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("in.json");
         std::fs::write(&path, input).unwrap();
-        let args = RunArgs { file: golden(shbin), input: path, entry: 0, hex, max_steps: DEFAULT_STEP_LIMIT, semantics: false };
+        let args = RunArgs {
+            file: golden(shbin),
+            input: path,
+            entry: 0,
+            hex,
+            max_steps: DEFAULT_STEP_LIMIT,
+            semantics: false,
+        };
         execute(&args)
     }
 
@@ -363,7 +376,8 @@ mod tests {
         );
         let out = run_json(SIMPLE, &input, false).unwrap();
         assert!(out.contains(r#""o0":[0.0,0.0,0.0,2.0]"#), "{out}");
-        let out = run_json(SIMPLE, r#"{"uniforms": {"c3": [0,0,0,1]}, "vertices": [{"v0": [1,1,1,1]}]}"#, false).unwrap();
+        let out =
+            run_json(SIMPLE, r#"{"uniforms": {"c3": [0,0,0,1]}, "vertices": [{"v0": [1,1,1,1]}]}"#, false).unwrap();
         assert!(out.contains(r#""o0":[0.0,0.0,0.0,1.0]"#), "{out}");
     }
 
@@ -371,7 +385,8 @@ mod tests {
     fn geometry_shader_prints_primitives() {
         let input = r#"{"uniforms": {"c0": [1,0,0,0], "c1": [0,1,0,0], "c2": [0,0,1,0], "c3": [0,0,0,1]},
             "vertices": [{"v0": [0,0,0,1], "v1": [1,0,0,1], "v2": [2,0,0,1], "v3": [0,1,0,1], "v4": [0,2,0,1], "v5": [0,0,1,1]}]}"#;
-        let out = run_json("3ds-examples__graphics__gpu__geoshader__source__program.g.pica.shbin", input, false).unwrap();
+        let out =
+            run_json("3ds-examples__graphics__gpu__geoshader__source__program.g.pica.shbin", input, false).unwrap();
         let v: Value = serde_json::from_str(&out).unwrap();
         let prims = v["primitives"].as_array().unwrap();
         assert_eq!(prims.len(), 3);
@@ -427,7 +442,11 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("shaderport-run-sem-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("in.json");
-        std::fs::write(&path, r#"{"uniforms": {"c3": [0,0,0,1]}, "vertices": [{"v0": [1,2,3,4], "v1": [0.5,0.5,0.5,1]}]}"#).unwrap();
+        std::fs::write(
+            &path,
+            r#"{"uniforms": {"c3": [0,0,0,1]}, "vertices": [{"v0": [1,2,3,4], "v1": [0.5,0.5,0.5,1]}]}"#,
+        )
+        .unwrap();
         let args = RunArgs { file: golden(SIMPLE), input: path, entry: 0, hex: false, max_steps: 100, semantics: true };
         let out = execute(&args).unwrap();
         assert_eq!(out, r#"{"vertices":[{"position":[0.0,0.0,0.0,1.0],"color":[0.5,0.5,0.5,1.0]}]}"#);

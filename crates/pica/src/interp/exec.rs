@@ -170,7 +170,12 @@ impl<'p> Interpreter<'p> {
     #[inline(always)]
     fn read(&self, s: &Src) -> Vec4 {
         let v = if s.rel == AddrIndex::None { &self.regs[s.reg as usize] } else { self.relative(s) };
-        let r = [v[(s.swz[0] & 3) as usize], v[(s.swz[1] & 3) as usize], v[(s.swz[2] & 3) as usize], v[(s.swz[3] & 3) as usize]];
+        let r = [
+            v[(s.swz[0] & 3) as usize],
+            v[(s.swz[1] & 3) as usize],
+            v[(s.swz[2] & 3) as usize],
+            v[(s.swz[3] & 3) as usize],
+        ];
         if s.neg {
             r.map(|x| -x)
         } else {
@@ -314,9 +319,7 @@ impl<'p> Interpreter<'p> {
                     self.emitter.set(vertex, winding, primitive);
                 }
                 Op::Invalid(Invalid::UnknownOpcode(opcode)) => break Err(RunError::UnknownOpcode { pc, opcode }),
-                Op::Invalid(Invalid::MissingDescriptor(desc)) => {
-                    break Err(RunError::MissingDescriptor { pc, desc })
-                }
+                Op::Invalid(Invalid::MissingDescriptor(desc)) => break Err(RunError::MissingDescriptor { pc, desc }),
             }
             let next = pc + 1;
             pc = if self.stacks.is_empty() {
@@ -400,12 +403,7 @@ impl<'p> Interpreter<'p> {
             Alu::Litp => {
                 // cmp.x / cmp.y from src.x >= 0 and src.w >= 0 (ISA page, LITP).
                 self.cmp = [a[0] >= 0.0, a[3] >= 0.0];
-                [
-                    f::max(a[0], 0.0),
-                    f::max(f::min(a[1], f::LITP_CLAMP), -f::LITP_CLAMP),
-                    0.0,
-                    f::max(a[3], 0.0),
-                ]
+                [f::max(a[0], 0.0), f::max(f::min(a[1], f::LITP_CLAMP), -f::LITP_CLAMP), 0.0, f::max(a[3], 0.0)]
             }
         }
     }

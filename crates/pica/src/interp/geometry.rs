@@ -47,10 +47,8 @@ impl Emitter {
     pub fn emit(&mut self, outputs: [Vec4; 16]) {
         self.buffer[self.vertex as usize] = outputs;
         if self.primitive {
-            self.primitives.push(Primitive {
-                vertices: [self.buffer[0], self.buffer[1], self.buffer[2]],
-                inverted: self.winding,
-            });
+            self.primitives
+                .push(Primitive { vertices: [self.buffer[0], self.buffer[1], self.buffer[2]], inverted: self.winding });
         }
     }
 }

@@ -26,13 +26,26 @@ pub enum Stmt {
     /// One instruction that needs no layout (arithmetic, CMP, MOVA, NOP, SETEMIT, EMIT, BREAK,
     /// BREAKC: BREAK targets come from the LOOP stack, not the encoding).
     Plain(Instruction),
-    If { test: Test, then: Vec<Stmt>, otherwise: Vec<Stmt> },
+    If {
+        test: Test,
+        then: Vec<Stmt>,
+        otherwise: Vec<Stmt>,
+    },
     /// LOOP on integer uniform i`i`.
-    Loop { i: u8, body: Vec<Stmt> },
+    Loop {
+        i: u8,
+        body: Vec<Stmt>,
+    },
     /// CALL / CALLC / CALLU of subroutine `sub`.
-    Call { test: Test, sub: usize },
+    Call {
+        test: Test,
+        sub: usize,
+    },
     /// A forward JMPC / JMPU over `skip`.
-    Jump { test: Test, skip: Vec<Stmt> },
+    Jump {
+        test: Test,
+        skip: Vec<Stmt>,
+    },
 }
 
 /// A whole program: the main body (END is appended) and the subroutines, laid out after it, and
@@ -121,7 +134,12 @@ fn emit(stmts: &[Stmt], b: &mut Builder, subs: &[(u16, u8)]) {
             Stmt::Call { test, sub } => {
                 let (dst, num) = subs[*sub];
                 match *test {
-                    Test::Always => b.flow(Opcode::Call, dst, num, Condition { op: crate::isa::CondOp::Or, refx: false, refy: false }),
+                    Test::Always => b.flow(
+                        Opcode::Call,
+                        dst,
+                        num,
+                        Condition { op: crate::isa::CondOp::Or, refx: false, refy: false },
+                    ),
                     Test::Cmp(cond) => b.flow(Opcode::Callc, dst, num, cond),
                     Test::Bool { .. } => b.uniform(Opcode::Callu, dst, num, uniform_id(*test).0),
                 };

@@ -16,7 +16,9 @@ use arbitrary::{Result, Unstructured};
 use super::ast::{Ast, Stmt, Test};
 use super::builder::{Builder, Built};
 use crate::interp::ShaderKind;
-use crate::isa::{AddrIndex, CmpOp, CondOp, Condition, DstReg, Instruction, Opcode, OperandDescriptor, Operands, SrcReg, Swizzle};
+use crate::isa::{
+    AddrIndex, CmpOp, CondOp, Condition, DstReg, Instruction, Opcode, OperandDescriptor, Operands, SrcReg, Swizzle,
+};
 
 /// Knobs of the generator.
 #[derive(Clone, Debug)]
@@ -90,7 +92,8 @@ pub fn arbitrary_program(u: &mut Unstructured<'_>, config: &Config) -> Result<Sm
         *b = u.arbitrary()?;
     }
     // One word for END, one reserved for the main block's closing instruction.
-    let mut g = Gen { u, config, pool, budget: config.max_instructions.saturating_sub(2), subs: Vec::new(), last_mova: false };
+    let mut g =
+        Gen { u, config, pool, budget: config.max_instructions.saturating_sub(2), subs: Vec::new(), last_mova: false };
     let main = g.block(Ctx::default())?;
     let ast = Ast { main, subs: g.subs, descriptors: g.pool };
     let mut b = Builder::new();
@@ -175,7 +178,11 @@ impl Gen<'_, '_> {
                 let i = if self.u.ratio(1, 4)? {
                     plain(Opcode::Break)
                 } else {
-                    Instruction { opcode: Opcode::Breakc, operands: Operands::Flow { dst: 0, num: 0, cond: self.condition()? }, extra: 0 }
+                    Instruction {
+                        opcode: Opcode::Breakc,
+                        operands: Operands::Flow { dst: 0, num: 0, cond: self.condition()? },
+                        extra: 0,
+                    }
                 };
                 Stmt::Plain(i)
             }
@@ -279,7 +286,11 @@ impl Gen<'_, '_> {
     fn dst(&mut self) -> Result<DstReg> {
         // o0-o6: the registers a geometry shader has, and the seven semantics `to_shbin` names.
         let outputs = 7;
-        Ok(if self.u.ratio(1, 4)? { DstReg::Output(self.u.int_in_range(0..=outputs - 1)?) } else { DstReg::Temp(self.u.int_in_range(0..=15)?) })
+        Ok(if self.u.ratio(1, 4)? {
+            DstReg::Output(self.u.int_in_range(0..=outputs - 1)?)
+        } else {
+            DstReg::Temp(self.u.int_in_range(0..=15)?)
+        })
     }
 
     /// A source for a 7-bit field, with an address register on constants; inputs are always v0
@@ -326,7 +337,11 @@ impl Gen<'_, '_> {
                 let (w, idx) = self.wide_const()?;
                 (n, w, idx)
             };
-            return Ok(Instruction { opcode: op, operands: Operands::Mad { dst, src1, src2, src3, idx, desc }, extra: 0 });
+            return Ok(Instruction {
+                opcode: op,
+                operands: Operands::Mad { dst, src1, src2, src3, idx, desc },
+                extra: 0,
+            });
         }
         let op = ALU_OPS[which];
         let desc = self.desc(false)?;
@@ -354,7 +369,11 @@ impl Gen<'_, '_> {
         // Operators 0-5: picasso has no syntax for the raw "always true" 6 and 7.
         let cmp_x = CmpOp::from_raw(self.u.int_in_range(0..=5)?);
         let cmp_y = CmpOp::from_raw(self.u.int_in_range(0..=5)?);
-        Ok(Instruction { opcode: Opcode::Cmp, operands: Operands::Cmp { src1, src2, idx, cmp_x, cmp_y, desc }, extra: 0 })
+        Ok(Instruction {
+            opcode: Opcode::Cmp,
+            operands: Operands::Cmp { src1, src2, idx, cmp_x, cmp_y, desc },
+            extra: 0,
+        })
     }
 }
 
