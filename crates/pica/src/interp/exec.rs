@@ -7,7 +7,10 @@ use super::geometry::{Emitter, Primitive};
 use super::program::{Alu, Invalid, Op, Program, Src, OUTPUT_BASE};
 use crate::isa::{AddrIndex, CmpOp, Condition};
 
-/// A four-component register value; each component an f32 holding a float24 value.
+/// A four-component register value; each component an f32 holding a float24 value. Values given
+/// to the interpreter (inputs, uniforms) should be float24 values (`F24::to_f32`,
+/// `f24ops::from_f64_nearest`): arithmetic rounds whatever it gets, but MOV and the comparisons
+/// pass other f32 values through as they are.
 pub type Vec4 = [f32; 4];
 
 /// The default step budget: instructions per invocation before the run is stopped as runaway.
