@@ -132,3 +132,18 @@ fn variable_mode_puts_the_count_in_c0_and_full_vertices_first() {
     let err = run_geometry(&mut it, 0, mode, &verts, 2, Some(&[3])).unwrap_err();
     assert_eq!(err, GeometryError::Counts { sum: 3, have: 4 });
 }
+
+#[test]
+fn runaway_emitting_stops_at_the_primitive_cap() {
+    // setemit 0, prim ; emit ; jmpu b0 (true) back to the emit.
+    let mut p = Builder::new();
+    p.setemit(0, false, true);
+    p.plain(Opcode::Emit);
+    p.uniform(Opcode::Jmpu, 1, 0, 0);
+    let prog = program(&p);
+    let mut it = Interpreter::new(&prog, ShaderKind::Geometry);
+    it.set_bool(0, true);
+    let err = it.run(0, &[[0.0; 4]; 16]).unwrap_err();
+    assert_eq!(err, RunError::TooManyPrimitives { pc: 1 });
+    assert_eq!(it.take_primitives().len(), pica::interp::MAX_PRIMITIVES);
+}

@@ -16,6 +16,10 @@ pub type Vec4 = [f32; 4];
 /// The default step budget: instructions per invocation before the run is stopped as runaway.
 pub const DEFAULT_STEP_LIMIT: u64 = 1_000_000;
 
+/// Emitted primitives an interpreter holds before [`Interpreter::take_primitives`]: a runaway
+/// geometry shader that emits in a loop stops here instead of filling memory (768 bytes each).
+pub const MAX_PRIMITIVES: usize = 1 << 16;
+
 /// Which unit runs the program: EMIT and SETEMIT only exist in geometry shaders.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ShaderKind {
@@ -39,6 +43,8 @@ pub enum RunError {
     MissingDescriptor { pc: u32, desc: u8 },
     #[error("instruction {pc}: {what} in a vertex shader (geometry shaders only)")]
     GeometryOnly { pc: u32, what: &'static str },
+    #[error("instruction {pc}: more than {MAX_PRIMITIVES} primitives emitted and not taken")]
+    TooManyPrimitives { pc: u32 },
 }
 
 /// The values a program reads but never writes: c0-c95, i0-i3 and b0-b15.
@@ -310,6 +316,9 @@ impl<'p> Interpreter<'p> {
                 Op::Emit => {
                     if self.kind != ShaderKind::Geometry {
                         break Err(RunError::GeometryOnly { pc, what: "EMIT" });
+                    }
+                    if self.emitter.primitives.len() >= MAX_PRIMITIVES {
+                        break Err(RunError::TooManyPrimitives { pc });
                     }
                     let mut out = [[0.0; 4]; 16];
                     out.copy_from_slice(&self.regs[OUT]);
