@@ -33,8 +33,9 @@ const SAMPLES: &[Sample] = &[
 /// Disassembly round trip: disassemble, reassemble, compare bytes.
 ///
 /// PENDING: `pica::disasm` is being written on another branch. When it is merged, this becomes:
-/// `let text = pica::disasm::disassemble(shbin)?;` then `assemble` that text and compare its bytes
-/// with `bytes`. Until then the column says "pending" and no check is claimed.
+/// `let text = pica::disasm::disassemble(shbin)?;`, split the text into files at its
+/// `; ---- next file` lines (one per DVLE), `assemble` those files and compare the bytes with
+/// `bytes`. Until then the column says "pending" and no check is claimed.
 fn disasm_round_trip(_shbin: &Shbin, _bytes: &[u8]) -> Option<Result<(), String>> {
     None
 }

@@ -40,6 +40,14 @@ enum GxCommand {
         #[arg(long)]
         binary: bool,
     },
+    /// Turn a register listing (as `gx bp` prints it) back into a display list of BP loads, in hex.
+    Asm {
+        /// The listing.
+        file: PathBuf,
+        /// Write raw bytes to this file instead of hex to stdout.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
 }
 
 pub fn run(args: GxArgs) -> anyhow::Result<ExitCode> {
@@ -60,6 +68,19 @@ pub fn run(args: GxArgs) -> anyhow::Result<ExitCode> {
             let mut regs = BpRegs::new();
             gx::dl::apply(&mut regs, &list, 0).with_context(|| format!("{}: display list", file.display()))?;
             print!("{}", regs.print());
+        }
+        GxCommand::Asm { file, output } => {
+            let text = std::fs::read_to_string(&file).with_context(|| format!("{}: cannot read", file.display()))?;
+            let writes = gx::listing::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            let bytes: Vec<u8> = writes.iter().flat_map(|&(a, v)| gx::dl::bp_load(a, v)).collect();
+            match output {
+                Some(out) => std::fs::write(&out, &bytes).with_context(|| format!("{}: cannot write", out.display()))?,
+                None => {
+                    for load in bytes.chunks(5) {
+                        println!("{}", load.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" "));
+                    }
+                }
+            }
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -103,10 +103,15 @@ impl BpRegs {
     }
 
     /// Every written register as `(address, value)` in address order; for 0xE0-0xE7 both banks
-    /// are listed when both were written (colour first).
+    /// are listed when both were written (colour first). The BP mask (0xFE) is not a register a
+    /// list leaves behind and is not listed (see [`BpRegs::pending_mask`]), so that replaying
+    /// the list rebuilds the same registers.
     pub fn written_registers(&self) -> Vec<(u8, u32)> {
         let mut out = Vec::new();
         for a in 0..=255u8 {
+            if a == addr::BP_MASK {
+                continue;
+            }
             if (addr::TEV_REG..addr::TEV_REG + 8).contains(&a) {
                 let i = (a - addr::TEV_REG) as usize;
                 if self.color_written[i] {

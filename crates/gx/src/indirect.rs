@@ -93,48 +93,90 @@ pub fn stage_offset(ind: &TevStageIndirect, sample: [u8; 4], matrices: &[IndMatr
     ([sign_wrap24(scaled(off[0])), sign_wrap24(scaled(off[1]))], bump_alpha)
 }
 
-/// The regular coordinate of texcoord `tc`: texcoords past numtexgens read texcoord 0; with no
-/// texgens at all the coordinate is 0 (§2.1).
+/// The texcoord a stage or indirect stage reads: texcoords past numtexgens read texcoord 0; with
+/// no texgens at all there is no coordinate (it reads as 0) (§2.1).
 #[inline]
-fn regular_coord(state: &TevState, input: &PixelInputs, tc: u8) -> [i32; 2] {
-    let n = state.gen_mode.num_texgens as usize;
+fn resolve_texcoord(num_texgens: u8, tc: u8) -> Option<usize> {
+    let n = num_texgens.min(8) as usize;
     if n == 0 {
-        return [0, 0];
+        None
+    } else if (tc as usize) < n {
+        Some(tc as usize)
+    } else {
+        Some(0)
     }
-    let i = if (tc as usize) < n.min(8) { tc as usize } else { 0 };
-    let c = input.texcoords[i];
-    [sign_wrap24(c[0] as i64), sign_wrap24(c[1] as i64)]
+}
+
+#[inline]
+fn coord_of(input: &PixelInputs, tc: Option<usize>) -> [i32; 2] {
+    match tc {
+        Some(i) => {
+            let c = input.texcoords[i];
+            [sign_wrap24(c[0] as i64), sign_wrap24(c[1] as i64)]
+        }
+        None => [0, 0],
+    }
+}
+
+/// A state's indirect settings resolved once (texcoords, active stages), for per-pixel use.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    matrices: [IndMatrix; 3],
+    /// Per indirect stage: texcoord and the (s, t) shifts.
+    ind: Vec<(Option<usize>, u8, u8)>,
+    /// Per TEV stage: its regular texcoord, settings, and whether its indirect stage exists.
+    stages: Vec<(Option<usize>, TevStageIndirect, bool)>,
+}
+
+impl Prepared {
+    /// Resolves `state`'s indirect settings.
+    pub fn new(state: &TevState) -> Self {
+        let num_ind = state.gen_mode.num_indstages.min(4) as usize;
+        let tg = state.gen_mode.num_texgens;
+        let ind = (0..num_ind)
+            .map(|n| {
+                let (_, bc) = state.ind_ref(n);
+                let (ss, ts) = state.ind_scale(n);
+                (resolve_texcoord(tg, bc), ss.min(31), ts.min(31))
+            })
+            .collect();
+        let stages = (0..state.num_stages())
+            .map(|i| {
+                let t = state.tev_ind[i];
+                (resolve_texcoord(tg, state.stage(i).texcoord), t, (t.bt as usize) < num_ind)
+            })
+            .collect();
+        Self { matrices: state.ind_mtx, ind, stages }
+    }
+
+    /// Computes every stage's coordinate and bump alpha for one pixel.
+    pub fn run(&self, input: &PixelInputs) -> IndirectResult {
+        let mut out = IndirectResult::default();
+        for (n, &(tc, ss, ts)) in self.ind.iter().enumerate() {
+            let c = coord_of(input, tc);
+            out.ind_coord[n] = [c[0] >> ss, c[1] >> ts];
+        }
+        let mut prev = [0i64; 2];
+        for (i, (tc, ind, active)) in self.stages.iter().enumerate() {
+            let coord = coord_of(input, *tc);
+            // bt past numindstages: no matrix or bump, but wrap and add-previous still apply (§1.4).
+            let (offset, bump) =
+                if *active { stage_offset(ind, input.ind_tex[ind.bt as usize], &self.matrices, coord) } else { ([0, 0], 0) };
+            let wrapped = [wrap(coord[0], ind.sw) as i64, wrap(coord[1], ind.tw) as i64];
+            let base = if ind.fb_addprev { prev } else { [0, 0] };
+            let tc = [
+                sign_wrap24(base[0] + wrapped[0] + offset[0] as i64),
+                sign_wrap24(base[1] + wrapped[1] + offset[1] as i64),
+            ];
+            prev = [tc[0] as i64, tc[1] as i64];
+            out.tevcoord[i] = tc;
+            out.bump_alpha[i] = bump;
+        }
+        out
+    }
 }
 
 /// Computes every stage's indirect coordinate and bump alpha for one pixel.
 pub fn compute(state: &TevState, input: &PixelInputs) -> IndirectResult {
-    let mut out = IndirectResult::default();
-    let num_ind = state.gen_mode.num_indstages.min(4) as usize;
-    for n in 0..num_ind {
-        let (_, bc) = state.ind_ref(n);
-        let (ss, ts) = state.ind_scale(n);
-        let c = regular_coord(state, input, bc);
-        out.ind_coord[n] = [c[0] >> ss.min(31), c[1] >> ts.min(31)];
-    }
-    let mut prev = [0i64; 2];
-    for i in 0..state.num_stages() {
-        let ind = &state.tev_ind[i];
-        let coord = regular_coord(state, input, state.stage(i).texcoord);
-        // bt past numindstages: no matrix or bump, but wrap and add-previous still apply (§1.4).
-        let (offset, bump) = if (ind.bt as usize) < num_ind {
-            stage_offset(ind, input.ind_tex[ind.bt as usize], &state.ind_mtx, coord)
-        } else {
-            ([0, 0], 0)
-        };
-        let wrapped = [wrap(coord[0], ind.sw) as i64, wrap(coord[1], ind.tw) as i64];
-        let base = if ind.fb_addprev { prev } else { [0, 0] };
-        let tc = [
-            sign_wrap24(base[0] + wrapped[0] + offset[0] as i64),
-            sign_wrap24(base[1] + wrapped[1] + offset[1] as i64),
-        ];
-        prev = [tc[0] as i64, tc[1] as i64];
-        out.tevcoord[i] = tc;
-        out.bump_alpha[i] = bump;
-    }
-    out
+    Prepared::new(state).run(input)
 }

@@ -38,6 +38,7 @@ pub fn clamp_result(v: i32, clamp: bool) -> i16 {
 /// One channel of a regular (bias 0..2) combiner, following the numbered steps of the facts file.
 /// `a`, `b`, `c` are the 8-bit wrapped inputs, `d` the signed 11-bit input.
 #[inline]
+#[allow(clippy::too_many_arguments)] // one argument per register field
 pub fn regular(a: u8, b: u8, c: u8, d: i16, bias: u8, op: u8, scale: u8, clamp: bool) -> i16 {
     let (a, b, c) = (a as i32, b as i32, c as i32);
     // 1. c' = c + (c >> 7): 0..256.
@@ -228,16 +229,54 @@ pub struct PixelOutput {
 pub struct Evaluator {
     state: TevState,
     stages: Vec<Stage>,
+    indirect: indirect::Prepared,
 }
+
+/// Input slots of the per-pixel table: PREV, C0, C1, C2, then the stage's texel, ras colour and
+/// konst, then the constants ONE, HALF, ZERO.
+const SLOT_TEX: u8 = 4;
+const SLOT_RAS: u8 = 5;
+const SLOT_KONST: u8 = 6;
+const SLOT_ONE: u8 = 7;
+const SLOT_HALF: u8 = 8;
+const SLOT_ZERO: u8 = 9;
+
+/// Where a colour input reads from: (slot, whether the slot's alpha is broadcast to RGB).
+/// The table is more-facts §2.5 (colour inputs 0-15).
+const COLOR_SLOT: [(u8, bool); 16] = [
+    (0, false),
+    (0, true),
+    (1, false),
+    (1, true),
+    (2, false),
+    (2, true),
+    (3, false),
+    (3, true),
+    (SLOT_TEX, false),
+    (SLOT_TEX, true),
+    (SLOT_RAS, false),
+    (SLOT_RAS, true),
+    (SLOT_ONE, false),
+    (SLOT_HALF, false),
+    (SLOT_KONST, false),
+    (SLOT_ZERO, false),
+];
+
+/// Where an alpha input reads from (alpha inputs 0-7: APREV, A0, A1, A2, TEXA, RASA, KONST, ZERO).
+const ALPHA_SLOT: [u8; 8] = [0, 1, 2, 3, SLOT_TEX, SLOT_RAS, SLOT_KONST, SLOT_ZERO];
 
 #[derive(Clone, Copy, Debug)]
 struct Stage {
     color: ColorCombiner,
     alpha: AlphaCombiner,
+    /// Colour inputs a, b, c, d resolved to slots.
+    csrc: [(u8, bool); 4],
+    /// Alpha inputs a, b, c, d resolved to slots.
+    asrc: [u8; 4],
     tex_enable: bool,
     colorchan: u8,
-    konst_c: [i16; 3],
-    konst_a: i16,
+    /// Konst colour (RGB) and alpha of the stage.
+    konst: [i16; 4],
     ras_swap: [u8; 4],
     tex_swap: [u8; 4],
 }
@@ -248,19 +287,22 @@ impl Evaluator {
         let stages = (0..state.num_stages())
             .map(|i| {
                 let v = state.stage(i);
+                let kc = konst_color(v.kcsel, &state.konst_regs);
+                let (c, a) = (v.color, v.alpha);
                 Stage {
-                    color: v.color,
-                    alpha: v.alpha,
+                    color: c,
+                    alpha: a,
+                    csrc: [c.a, c.b, c.c, c.d].map(|x| COLOR_SLOT[x as usize & 15]),
+                    asrc: [a.a, a.b, a.c, a.d].map(|x| ALPHA_SLOT[x as usize & 7]),
                     tex_enable: v.tex_enable,
                     colorchan: v.colorchan,
-                    konst_c: konst_color(v.kcsel, &state.konst_regs),
-                    konst_a: konst_alpha(v.kasel, &state.konst_regs),
-                    ras_swap: state.swap_table(v.alpha.rswap as usize),
-                    tex_swap: state.swap_table(v.alpha.tswap as usize),
+                    konst: [kc[0], kc[1], kc[2], konst_alpha(v.kasel, &state.konst_regs)],
+                    ras_swap: state.swap_table(a.rswap as usize),
+                    tex_swap: state.swap_table(a.tswap as usize),
                 }
             })
             .collect();
-        Self { state: state.clone(), stages }
+        Self { state: state.clone(), stages, indirect: indirect::Prepared::new(state) }
     }
 
     /// The state being evaluated.
@@ -270,50 +312,25 @@ impl Evaluator {
 
     /// Runs every stage on one pixel, then selects the output and applies the alpha test.
     pub fn eval(&self, input: &PixelInputs) -> PixelOutput {
-        let ind = indirect::compute(&self.state, input);
-        let mut regs = self.state.color_regs;
+        let ind = self.indirect.run(input);
+        let mut slots = [[0i16; 4]; 10];
+        slots[..4].copy_from_slice(&self.state.color_regs);
+        slots[SLOT_ONE as usize] = [255; 4];
+        slots[SLOT_HALF as usize] = [128; 4];
+        let widen = |v: [u8; 4]| [v[0] as i16, v[1] as i16, v[2] as i16, v[3] as i16];
         for (i, st) in self.stages.iter().enumerate() {
             // Texture: disabled stages read 255 in every channel (docs/gx-decisions.md).
             let tex = if st.tex_enable { swap(input.tex.get(i).copied().unwrap_or([0; 4]), st.tex_swap) } else { [255; 4] };
-            let ras = swap(ras_color(st.colorchan, input, ind.bump_alpha[i]), st.ras_swap);
-            let konst_c = st.konst_c;
-            let konst_a = st.konst_a;
-            let c = &st.color;
-            let sel_c = |v: u8| -> [i16; 3] {
-                match v {
-                    0 => [regs[0][0], regs[0][1], regs[0][2]],
-                    1 => [regs[0][3]; 3],
-                    2 => [regs[1][0], regs[1][1], regs[1][2]],
-                    3 => [regs[1][3]; 3],
-                    4 => [regs[2][0], regs[2][1], regs[2][2]],
-                    5 => [regs[2][3]; 3],
-                    6 => [regs[3][0], regs[3][1], regs[3][2]],
-                    7 => [regs[3][3]; 3],
-                    8 => [tex[0] as i16, tex[1] as i16, tex[2] as i16],
-                    9 => [tex[3] as i16; 3],
-                    10 => [ras[0] as i16, ras[1] as i16, ras[2] as i16],
-                    11 => [ras[3] as i16; 3],
-                    12 => [255; 3],
-                    13 => [128; 3],
-                    14 => konst_c,
-                    _ => [0; 3],
-                }
-            };
-            let sel_a = |v: u8| -> i16 {
-                match v {
-                    0 => regs[0][3],
-                    1 => regs[1][3],
-                    2 => regs[2][3],
-                    3 => regs[3][3],
-                    4 => tex[3] as i16,
-                    5 => ras[3] as i16,
-                    6 => konst_a,
-                    _ => 0,
-                }
-            };
+            slots[SLOT_TEX as usize] = widen(tex);
+            slots[SLOT_RAS as usize] = widen(swap(ras_color(st.colorchan, input, ind.bump_alpha[i]), st.ras_swap));
+            slots[SLOT_KONST as usize] = st.konst;
+            let get = |(slot, bcast): (u8, bool), ch: usize| slots[slot as usize][if bcast { 3 } else { ch }];
             // a, b, c wrap to 8 bits; d keeps 11 bits (facts file).
-            let w3 = |v: [i16; 3]| [v[0] as u8, v[1] as u8, v[2] as u8];
-            let (ca, cb, cc, cd) = (w3(sel_c(c.a)), w3(sel_c(c.b)), w3(sel_c(c.c)), sel_c(c.d));
+            let rgb8 = |src: (u8, bool)| [get(src, 0) as u8, get(src, 1) as u8, get(src, 2) as u8];
+            let [sa, sb, sc, sd] = st.csrc;
+            let (ca, cb, cc) = (rgb8(sa), rgb8(sb), rgb8(sc));
+            let cd = [get(sd, 0), get(sd, 1), get(sd, 2)];
+            let c = &st.color;
             let col = if c.bias == 3 {
                 compare_color(ca, cb, cc, cd, c.op, c.scale, c.clamp)
             } else {
@@ -321,19 +338,21 @@ impl Evaluator {
                 [f(0), f(1), f(2)]
             };
             let a = &st.alpha;
-            let (aa, ab, ac, ad) = (sel_a(a.a) as u8, sel_a(a.b) as u8, sel_a(a.c) as u8, sel_a(a.d));
+            let av = |k: usize| slots[st.asrc[k] as usize][3];
+            let (aa, ab, ac, ad) = (av(0) as u8, av(1) as u8, av(2) as u8, av(3));
             let alpha = if a.bias == 3 {
                 compare_alpha(aa, ab, ac, ad, ca, cb, a.op, a.scale, a.clamp)
             } else {
                 regular(aa, ab, ac, ad, a.bias, a.op, a.scale, a.clamp)
             };
             // Both combiners read before either writes.
-            let cd = c.dest as usize;
-            regs[cd][0] = col[0];
-            regs[cd][1] = col[1];
-            regs[cd][2] = col[2];
-            regs[a.dest as usize][3] = alpha;
+            let dst = &mut slots[c.dest as usize];
+            dst[0] = col[0];
+            dst[1] = col[1];
+            dst[2] = col[2];
+            slots[a.dest as usize][3] = alpha;
         }
+        let regs = [slots[0], slots[1], slots[2], slots[3]];
         let last = self.stages.last().copied();
         let (cdst, adst) = last.map_or((0, 0), |s| (s.color.dest as usize, s.alpha.dest as usize));
         let color = [regs[cdst][0] as u8, regs[cdst][1] as u8, regs[cdst][2] as u8];

@@ -53,7 +53,7 @@ fn shader_list(stages: u8) -> Vec<u8> {
     cmds.push(bp(0x27, 0xFFFFFF));
     for i in 0..stages {
         if i % 2 == 0 {
-            cmds.push(bp(0x28 + i / 2, 0x03F040 | ((i as u32 & 7) << 0)));
+            cmds.push(bp(0x28 + i / 2, 0x03F040 | (i as u32 & 7)));
         }
         cmds.push(bp(0xC0 + 2 * i, 0x08F0A8 + i as u32));
         cmds.push(bp(0xC1 + 2 * i, 0x08F2C0));

@@ -2,6 +2,9 @@
 //! math"), hand-computed compare cases for every width, konst/swap/ras selection, output
 //! selection, the alpha test and the indirect unit.
 
+// Register values are written out field by field (`0 << 7 | ...`) on purpose.
+#![allow(clippy::too_many_arguments, clippy::identity_op, clippy::needless_range_loop, clippy::field_reassign_with_default)]
+
 use gx::bp::BpRegs;
 use gx::indirect::{self, format_split, wrap};
 use gx::regs::*;
@@ -364,4 +367,32 @@ fn indirect_wrap_and_add_previous() {
     input.texcoords[0] = [0x7F_FFFF, 0];
     let r = indirect::compute(&st, &input);
     assert_eq!(r.tevcoord[1][0], 0x7F_FFFF + 2047 - (1 << 24));
+}
+
+#[test]
+fn compare_stages_through_the_evaluator() {
+    // Colour: GR16 GT of TEXC vs RASC, adding KONST (K0 via kcsel 12) to C0.
+    // Alpha: R8 EQ on the colour combiner's A and B inputs (TEXC.r vs RASC.r), adding TEXA to A0.
+    let st = state(&[
+        (0x00, 0),
+        (0xE0, 0x800000 | 7 | (9 << 12)), // K0 r = 7, a = 9
+        (0xE1, 0x800000 | 5 | (6 << 12)), // K0 b = 5, g = 6
+        (0xE2, 100 | (50 << 12)),         // C0 r = 100, a = 50
+        (0xE3, 100 | (100 << 12)),        // C0 b = g = 100
+        (0x28, 0x40),
+        (0xC0, color_env(8, 10, 14, 2, 3, 0, true, 1, 0)),
+        (0xC1, alpha_env(7, 7, 4, 1, 3, 1, true, 0, 0)),
+        (0xF6, 0x00C4), // kcsel0 = 12 (K0), swap table 0 = R, G ...
+        (0xF7, 0x000E), // ... B, A
+    ]);
+    let ev = Evaluator::new(&st);
+    // TEXC (10, 2, 0) vs RASC (200, 1, 9): GR16 0x020A > 0x01C8 -> adds K0 = (7, 6, 5).
+    // Alpha: TEXC.r 10 == RASC.r 200? no -> A0 = 50.
+    let out = ev.eval(&PixelInputs { tex: vec![[10, 2, 0, 30]], ras: [[200, 1, 9, 0], [0; 4]], ..Default::default() });
+    assert_eq!(out.color, [107, 106, 105]);
+    assert_eq!(out.alpha, 50);
+    // Equal reds: the alpha compare passes and adds TEXA (30); GR16 of (200, 1) vs (200, 1) is not GT.
+    let out = ev.eval(&PixelInputs { tex: vec![[200, 1, 0, 30]], ras: [[200, 1, 9, 0], [0; 4]], ..Default::default() });
+    assert_eq!(out.color, [100, 100, 100]);
+    assert_eq!(out.alpha, 80);
 }

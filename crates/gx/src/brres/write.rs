@@ -182,18 +182,23 @@ fn write_mdl0(o: &mut Out, m: &Model) -> Result<usize> {
     if let Some(d) = shd_dict {
         o.put_rel(at + 0x10 + 4 * 9, at, d);
     }
+    // Materials first and shaders after them, as in real files (so shader offsets are positive);
+    // the shader offsets of the materials are patched once the shaders are placed.
+    let mut material_at = Vec::new();
+    for mat in &m.materials {
+        if mat.shader >= m.shaders.len() {
+            return Err(Error::new(0, ErrorKind::Invalid(format!("material {:?}: shader index {} out of range", mat.name, mat.shader))));
+        }
+        o.align(0x20);
+        material_at.push(write_material(o, at, mat)?);
+    }
     let mut shader_at = Vec::new();
     for s in &m.shaders {
         o.align(0x20);
         shader_at.push(write_shader(o, at, s)?);
     }
-    let mut material_at = Vec::new();
-    for mat in &m.materials {
-        o.align(0x20);
-        let target = *shader_at.get(mat.shader).ok_or_else(|| {
-            Error::new(0, ErrorKind::Invalid(format!("material {:?}: shader index {} out of range", mat.name, mat.shader)))
-        })?;
-        material_at.push(write_material(o, at, mat, target)?);
+    for (mat, &ma) in m.materials.iter().zip(&material_at) {
+        o.put_rel(ma + 0x28, ma, shader_at[mat.shader]);
     }
     if let Some(d) = mat_dict {
         let names: Vec<&str> = m.materials.iter().map(|x| x.name.as_str()).collect();
@@ -229,7 +234,8 @@ fn write_shader(o: &mut Out, mdl0: usize, s: &Shader) -> Result<usize> {
     Ok(at)
 }
 
-fn write_material(o: &mut Out, mdl0: usize, m: &Material, shader: usize) -> Result<usize> {
+/// Writes a material block; its shader offset (0x28) is filled in by the caller.
+fn write_material(o: &mut Out, mdl0: usize, m: &Material) -> Result<usize> {
     if m.layers.len() > MAX_LAYERS as usize {
         return Err(Error::new(0, ErrorKind::Invalid(format!("material {:?}: {} layers (at most {MAX_LAYERS})", m.name, m.layers.len()))));
     }
@@ -243,7 +249,6 @@ fn write_material(o: &mut Out, mdl0: usize, m: &Material, shader: usize) -> Resu
     o.put_u32(at + 0x18, m.cull_mode);
     o.put_u8(at + 0x1D, 0xFF); // light set: none
     o.put_u8(at + 0x1E, 0xFF); // fog set: none
-    o.put_rel(at + 0x28, at, shader);
     o.put_u32(at + 0x2C, m.layers.len() as u32);
     if !m.layers.is_empty() {
         o.put_rel(at + 0x30, at, at + MATERIAL_LAYERS_AT);
