@@ -483,6 +483,31 @@ mod tests {
         assert!(e.contains("byte offset"), "{e}");
     }
 
+    /// The 30 latte-mesa .gsh files through the CLI: inspect lists their shaders with the
+    /// instruction counts of the decoder, the text and JSON disassemblies cover every program
+    /// (the GS copy program included).
+    #[test]
+    fn mesa_gsh_inspect_and_disasm() {
+        let mut n = 0;
+        for e in std::fs::read_dir(corpus("latte-mesa/gsh")).unwrap() {
+            let f = e.unwrap().path();
+            let bytes = std::fs::read(&f).unwrap();
+            let v = inspect(&f, &bytes).unwrap().unwrap();
+            let shaders = v["gfds"][0]["shaders"].as_array().unwrap();
+            let j = disasm_json(&bytes, None, false).unwrap();
+            let progs = j["shaders"].as_array().unwrap();
+            let gs = shaders.len() == 3;
+            assert_eq!(progs.len(), if gs { 4 } else { 2 }, "{}", f.display());
+            for (s, p) in shaders.iter().zip(progs) {
+                assert_eq!(s["instructions"].as_u64().unwrap() as usize, p["instructions"].as_array().unwrap().len(), "{}", f.display());
+            }
+            let text = disasm(&bytes, false, false).unwrap();
+            assert_eq!(text.matches("END_OF_PROGRAM").count(), progs.len(), "{}", f.display());
+            n += 1;
+        }
+        assert_eq!(n, 30);
+    }
+
     #[test]
     fn disasm_of_an_es_container_names_its_id() {
         let gfd = std::fs::read(corpus("latte/wut/pos_col_shader.gsh")).unwrap();
