@@ -232,7 +232,7 @@ fn alu_json(addr: usize, group: usize, k: usize, g: &AluGroup, i: &AluInst, kc: 
     m.insert("op".into(), json!(i.name()));
     m.insert("words".into(), hex(&[w0, w1]));
     m.insert("group".into(), json!(group));
-    let slot = g.slots.map(|s| (SLOT[s[k] as usize & 7] as char).to_string());
+    let slot = g.slots.and_then(|s| SLOT.get(s[k] as usize)).map(|c| (*c as char).to_string());
     m.insert("slot".into(), json!(slot));
     let (abs, omod) = match &i.kind {
         AluKind::Op2(o) => {
