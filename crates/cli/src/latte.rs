@@ -32,7 +32,7 @@ enum LatteCommand {
         #[arg(long, value_enum, requires = "raw")]
         stage: Option<RawStage>,
         /// Print JSON, one object per instruction with every decoded field (docs/latte-json.md).
-        #[arg(long, conflicts_with = "split")]
+        #[arg(long)]
         json: bool,
         /// Find GFDs by scanning for their magic (containers of an unknown layout).
         #[arg(long, conflicts_with = "raw")]
