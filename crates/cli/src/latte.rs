@@ -78,7 +78,7 @@ pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
             let bytes = std::fs::read(&file).with_context(|| format!("{}: cannot read", file.display()))?;
             let text = if json {
                 let v = disasm_json(&bytes, raw.then_some(stage), scan).with_context(|| file.display().to_string())?;
-                format!("{}\n", serde_json::to_string_pretty(&v)?)
+                format!("{v}\n")
             } else if raw {
                 raw_text(&bytes, stage).with_context(|| file.display().to_string())?
             } else {
@@ -217,14 +217,32 @@ fn stage_short(s: Stage) -> &'static str {
     }
 }
 
-/// `latte disasm --json`: a bare program (`raw` = Some(stage)) as `{"stage", "words",
-/// "instructions"}`; a container as `{"shaders": [...]}`, each shader an object of that form plus
-/// where it came from (GFD index, id and byte offset, shader index).
-fn disasm_json(bytes: &[u8], raw: Option<Option<RawStage>>, scan: bool) -> anyhow::Result<Value> {
+/// One program of `latte disasm --json`.
+#[derive(serde::Serialize)]
+struct ProgramOut {
+    /// vs, ps, gs, gscopy (None for a bare program without --stage).
+    stage: Option<&'static str>,
+    /// Where a container's program came from: GFD index, id, byte offset, shader index.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gfd: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gfd_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gfd_offset: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shader: Option<usize>,
+    #[serde(flatten)]
+    program: latte::json::ProgramJson,
+}
+
+/// `latte disasm --json` (pretty-printed): a bare program (`raw` = Some(stage)) as `{"stage",
+/// "words", "instructions"}`; a container as `{"shaders": [...]}`, each shader an object of
+/// that form plus where it came from (GFD index, id and byte offset, shader index).
+fn disasm_json(bytes: &[u8], raw: Option<Option<RawStage>>, scan: bool) -> anyhow::Result<String> {
     if let Some(stage) = raw {
-        let mut v = latte::json::program_json(&Program::decode_bytes(bytes, 0)?);
-        v["stage"] = json!(stage.map(RawStage::name));
-        return Ok(v);
+        let program = latte::json::program(&Program::decode_bytes(bytes, 0)?);
+        let out = ProgramOut { stage: stage.map(RawStage::name), gfd: None, gfd_id: None, gfd_offset: None, shader: None, program };
+        return Ok(serde_json::to_string_pretty(&out)?);
     }
     let mut shaders = Vec::new();
     for (g, e) in container_entries(bytes, scan)?.iter().enumerate() {
@@ -236,17 +254,22 @@ fn disasm_json(bytes: &[u8], raw: Option<Option<RawStage>>, scan: bool) -> anyho
             }
             for (stage, prog, at) in progs {
                 let Some(prog) = prog else { continue };
-                let mut v = latte::json::program_json(&Program::decode_bytes(prog, at)?);
-                v["stage"] = json!(stage);
-                v["gfd"] = json!(g);
-                v["gfd_id"] = json!(format!("0x{:08x}", e.id));
-                v["gfd_offset"] = json!(e.offset);
-                v["shader"] = json!(n);
-                shaders.push(v);
+                shaders.push(ProgramOut {
+                    stage: Some(stage),
+                    gfd: Some(g),
+                    gfd_id: Some(format!("0x{:08x}", e.id)),
+                    gfd_offset: Some(e.offset),
+                    shader: Some(n),
+                    program: latte::json::program(&Program::decode_bytes(prog, at)?),
+                });
             }
         }
     }
-    Ok(json!({ "shaders": shaders }))
+    #[derive(serde::Serialize)]
+    struct Shaders {
+        shaders: Vec<ProgramOut>,
+    }
+    Ok(serde_json::to_string_pretty(&Shaders { shaders })?)
 }
 
 fn disasm(bytes: &[u8], raw: bool, scan: bool) -> anyhow::Result<String> {
@@ -465,14 +488,14 @@ mod tests {
     #[test]
     fn disasm_json_forms() {
         let bytes = std::fs::read(corpus("latte-mesa/programs/t01_if_else/ps.bin")).unwrap();
-        let v = disasm_json(&bytes, Some(Some(RawStage::Ps)), false).unwrap();
+        let v: Value = serde_json::from_str(&disasm_json(&bytes, Some(Some(RawStage::Ps)), false).unwrap()).unwrap();
         assert_eq!(v["stage"], "ps");
         let ins = v["instructions"].as_array().unwrap();
         assert_eq!((ins[0]["addr"].as_u64(), ins[0]["kind"].as_str(), ins[0]["op"].as_str()), (Some(0), Some("cf"), Some("ALU_PUSH_BEFORE")));
         assert!(ins.windows(2).all(|w| w[0]["addr"].as_u64() < w[1]["addr"].as_u64()));
         assert!(ins.iter().any(|i| i["op"] == "SAMPLE_L" && i["kind"] == "tex" && i["resource_id"] == 18));
         let gsh = std::fs::read(corpus("latte-mesa/gsh/t17_gs_passthrough.gsh")).unwrap();
-        let v = disasm_json(&gsh, None, false).unwrap();
+        let v: Value = serde_json::from_str(&disasm_json(&gsh, None, false).unwrap()).unwrap();
         let stages: Vec<&str> = v["shaders"].as_array().unwrap().iter().map(|s| s["stage"].as_str().unwrap()).collect();
         assert_eq!(stages, ["vs", "ps", "gs", "gscopy"]);
         let gs = &v["shaders"][2]["instructions"];
@@ -494,7 +517,7 @@ mod tests {
             let bytes = std::fs::read(&f).unwrap();
             let v = inspect(&f, &bytes).unwrap().unwrap();
             let shaders = v["gfds"][0]["shaders"].as_array().unwrap();
-            let j = disasm_json(&bytes, None, false).unwrap();
+            let j: Value = serde_json::from_str(&disasm_json(&bytes, None, false).unwrap()).unwrap();
             let progs = j["shaders"].as_array().unwrap();
             let gs = shaders.len() == 3;
             assert_eq!(progs.len(), if gs { 4 } else { 2 }, "{}", f.display());

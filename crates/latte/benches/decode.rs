@@ -60,7 +60,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             for w in &progs {
                 let p = Program::decode(w, 0).unwrap();
-                std::hint::black_box(latte::json::program_json(&p).to_string());
+                std::hint::black_box(serde_json::to_string(&latte::json::program(&p)).unwrap());
             }
         })
     });

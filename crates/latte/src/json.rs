@@ -2,6 +2,9 @@
 //! field (docs/latte-json.md). The `addr` of an instruction is its dword index in the program
 //! and `op` its mnemonic as Mesa's r600 listings print it, so each object lines up with one line
 //! of such a listing (the answer keys of the latte-mesa corpus).
+//!
+//! The objects are typed structs serialized by serde: keys come out in declaration order
+//! (`addr`, `kind`, `op`, `words` first), and printing needs no intermediate `Value` tree.
 
 use crate::isa::alu::{sel, AluInst, AluKind, AluSrc};
 use crate::isa::cf::{CfAlu, CfExport, CfInst, CfNormal, ClauseKind};
@@ -9,17 +12,319 @@ use crate::isa::fetch::{FetchInst, TexInst, VtxInst};
 use crate::isa::names::{mesa_mnemonic, CHAN, COND, FETCH_TYPE, MEM_TYPE, SEL_CHARS, SLOT};
 use crate::isa::program::{AluGroup, ClauseBody, Program};
 use crate::isa::table::{self, CfClass, ExpClass};
-use serde_json::{json, Map, Value};
+use serde::{Serialize, Serializer};
+use std::borrow::Cow;
 
 /// Export targets by TYPE, as Mesa's listings name them.
 const EXPORT_TYPE: [&str; 4] = ["PIXEL", "POS", "PARAM", "TYPE3"];
 
-fn swz(s: impl IntoIterator<Item = u8>) -> String {
-    s.into_iter().map(|c| SEL_CHARS[c as usize & 7] as char).collect()
+/// A dword printed as `"0x0000000C"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hex(pub u32);
+
+impl Serialize for Hex {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&format_args!("0x{:08X}", self.0))
+    }
 }
 
-fn hex(w: &[u32]) -> Value {
-    Value::Array(w.iter().map(|w| json!(format!("0x{w:08X}"))).collect())
+/// A swizzle or mask as letters (`xyzw01?_`), or a channel letter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Letters {
+    buf: [u8; 4],
+    len: u8,
+}
+
+impl Letters {
+    fn sel(s: &[u8]) -> Letters {
+        let mut buf = [0u8; 4];
+        for (b, c) in buf.iter_mut().zip(s) {
+            *b = SEL_CHARS[*c as usize & 7];
+        }
+        Letters { buf, len: s.len().min(4) as u8 }
+    }
+    fn chan(c: u8) -> Letters {
+        Letters { buf: [CHAN[c as usize & 3], 0, 0, 0], len: 1 }
+    }
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[..self.len as usize]).unwrap_or("?")
+    }
+}
+
+impl Serialize for Letters {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// The JSON of a whole program.
+#[derive(Clone, Debug, Serialize)]
+pub struct ProgramJson {
+    /// Program length in dwords.
+    pub words: usize,
+    /// Every instruction, sorted by `addr`.
+    pub instructions: Vec<Inst>,
+    /// Non-zero words outside every instruction.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extra_words: Vec<ExtraWord>,
+}
+
+/// A word no instruction covers.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExtraWord {
+    /// Dword index.
+    pub addr: usize,
+    /// Its value.
+    pub value: Hex,
+}
+
+/// One instruction: the common part, then the fields of its encoding.
+#[derive(Clone, Debug, Serialize)]
+pub struct Inst {
+    /// Dword index of the instruction's first word.
+    pub addr: usize,
+    /// `cf`, `mem`, `alu`, `tex` or `vtx`.
+    pub kind: &'static str,
+    /// Mnemonic as Mesa's listings spell it.
+    pub op: Cow<'static, str>,
+    /// The instruction's words (2 for CF and ALU, 4 for fetches).
+    pub words: Vec<Hex>,
+    /// Fields of its encoding.
+    #[serde(flatten)]
+    pub fields: Fields,
+}
+
+/// The fields of each encoding.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Fields {
+    /// Plain CF encoding.
+    Cf(CfJson),
+    /// CF_ALU encoding.
+    CfAlu(CfAluJson),
+    /// CF_ALLOC_EXPORT encoding (EXPORT and MEM_*).
+    Export(ExportJson),
+    /// ALU instruction.
+    Alu(AluJson),
+    /// Texture fetch.
+    Tex(TexJson),
+    /// Vertex fetch.
+    Vtx(VtxJson),
+}
+
+/// Plain CF fields: those of [`CfNormal`] under the same names, plus derived addresses.
+#[derive(Clone, Debug, Serialize)]
+pub struct CfJson {
+    /// Index in the CF program.
+    pub index: usize,
+    pub encoding: &'static str,
+    pub opcode: u8,
+    /// ADDR as stored (64-bit units).
+    pub cf_addr: u32,
+    /// TEX/VTX clauses: 2 × ADDR.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clause_addr: Option<u64>,
+    /// Other CF: 2 × ADDR, the dword a branch or loop goes to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<u64>,
+    /// Fetch clauses: instructions; others: the raw COUNT field.
+    pub count: u32,
+    pub pop_count: u8,
+    pub cf_const: u8,
+    pub cond: &'static str,
+    pub call_count: u8,
+    pub reserved20: bool,
+    pub end_of_program: bool,
+    pub valid_pixel_mode: bool,
+    pub whole_quad_mode: bool,
+    pub barrier: bool,
+}
+
+/// One kcache set of a CF_ALU instruction ([`crate::isa::Kcache`]; `line` is its ADDR).
+#[derive(Clone, Debug, Serialize)]
+pub struct KcacheJson {
+    pub bank: u8,
+    pub mode: u8,
+    pub line: u8,
+    /// First constant locked (16 × line).
+    pub first: u32,
+    /// Constants locked: 16 per line (LOCK_1: 16, LOCK_2: 32, otherwise 0).
+    pub constants: u32,
+}
+
+/// CF_ALU fields: those of [`CfAlu`] under the same names, plus derived addresses.
+#[derive(Clone, Debug, Serialize)]
+pub struct CfAluJson {
+    pub index: usize,
+    pub encoding: &'static str,
+    pub opcode: u8,
+    pub cf_addr: u32,
+    /// 2 × ADDR.
+    pub clause_addr: u64,
+    /// Slots, literals included.
+    pub count: u32,
+    pub kcache: [KcacheJson; 2],
+    pub alt_const: bool,
+    pub whole_quad_mode: bool,
+    pub barrier: bool,
+}
+
+/// EXPORT / MEM_* fields: those of [`CfExport`] (`gpr` = RW_GPR, `rel` = RW_REL, `type` = TYPE).
+#[derive(Clone, Debug, Serialize)]
+pub struct ExportJson {
+    pub index: usize,
+    pub encoding: &'static str,
+    pub opcode: u8,
+    /// PIXEL, POS, PARAM; WRITE, WRITE_IND, READ, READ_IND for MEM_*.
+    #[serde(rename = "type")]
+    pub ty: &'static str,
+    pub array_base: u16,
+    pub gpr: u8,
+    pub rel: bool,
+    pub index_gpr: u8,
+    pub elem_size: u8,
+    /// The BURST_COUNT field (exports − 1).
+    pub burst_count: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub swizzle: Option<Letters>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub array_size: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comp_mask: Option<u8>,
+    /// Word 1 bits 16:12 (export form) or bit 16 (memory form).
+    pub reserved: u32,
+    pub end_of_program: bool,
+    pub valid_pixel_mode: bool,
+    pub whole_quad_mode: bool,
+    pub barrier: bool,
+}
+
+/// An ALU destination: DST_GPR, DST_CHAN, DST_REL and whether the GPR is written.
+#[derive(Clone, Debug, Serialize)]
+pub struct DstJson {
+    pub gpr: u8,
+    pub chan: Letters,
+    pub rel: bool,
+    pub write: bool,
+}
+
+/// An ALU source operand: SEL, CHAN, NEG, ABS, REL and what the selector names.
+#[derive(Clone, Debug, Serialize)]
+pub struct SrcJson {
+    /// `gpr`, `kcache`, `inline`, `literal`, `pv`, `ps`, `cfile` or `other`.
+    pub kind: &'static str,
+    pub sel: u16,
+    pub chan: Letters,
+    pub neg: bool,
+    pub abs: bool,
+    pub rel: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpr: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kcache_set: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kcache_index: Option<u16>,
+    /// The constant buffer of a kcache source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bank: Option<u8>,
+    /// The constant a kcache source selects (16 per locked line).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub constant: Option<u32>,
+    /// An inline constant as Mesa spells it: `0`, `1.0`, `1`, `-1`, `0.5`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inline: Option<&'static str>,
+    /// Bits of an inline constant or literal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<Hex>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cfile: Option<u16>,
+}
+
+/// ALU instruction fields: those of [`AluInst`] and its OP2/OP3 part under the same names.
+#[derive(Clone, Debug, Serialize)]
+pub struct AluJson {
+    /// ALU groups counted from 1 through the program, as Mesa numbers them.
+    pub group: usize,
+    /// x, y, z, w, t; None when two instructions claim one slot.
+    pub slot: Option<char>,
+    pub encoding: &'static str,
+    pub opcode: u16,
+    pub dst: DstJson,
+    pub srcs: Vec<SrcJson>,
+    pub clamp: bool,
+    pub omod: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub update_exec_mask: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub update_pred: Option<bool>,
+    pub pred_sel: u8,
+    pub index_mode: u8,
+    pub bank_swizzle: u8,
+    pub last: bool,
+    /// The literal dwords of the group (0, 2 or 4, padding included).
+    pub literals: Vec<Hex>,
+}
+
+/// Texture fetch fields: those of [`TexInst`] under the same names.
+#[derive(Clone, Debug, Serialize)]
+pub struct TexJson {
+    pub opcode: u8,
+    pub dst_gpr: u8,
+    pub dst_rel: bool,
+    pub dst_sel: Letters,
+    pub src_gpr: u8,
+    pub src_rel: bool,
+    pub src_sel: Letters,
+    pub resource_id: u8,
+    pub sampler_id: u8,
+    /// The signed LOD_BIAS field.
+    pub lod_bias: i32,
+    /// N normalized / U unnormalized, per component (Mesa's CT:).
+    pub coord_type: Letters,
+    /// The signed 5-bit OFFSET_X/Y/Z fields (half texels).
+    pub offset: [i32; 3],
+    pub bc_frac_mode: bool,
+    pub fetch_whole_quad: bool,
+    pub alt_const: bool,
+    /// Reserved bits: word 0 bit 6, word 0 bits 31:25, word 1 bit 8.
+    pub reserved: [u32; 3],
+    pub pad: Hex,
+}
+
+/// Vertex fetch fields: those of [`VtxInst`] under the same names.
+#[derive(Clone, Debug, Serialize)]
+pub struct VtxJson {
+    pub opcode: u8,
+    /// A VTX_FETCH / VTX_SEMANTIC inside a TEX clause.
+    pub in_tex_clause: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dst_gpr: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dst_rel: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub semantic_id: Option<u8>,
+    pub dst_sel: Letters,
+    pub src_gpr: u8,
+    pub src_rel: bool,
+    pub src_sel: Letters,
+    pub buffer_id: u8,
+    pub fetch_type: &'static str,
+    pub mega_fetch_count: u8,
+    /// Bytes added to the fetch address.
+    pub offset: u16,
+    pub use_const_fields: bool,
+    pub data_format: u8,
+    pub num_format: u8,
+    pub format_comp: bool,
+    pub srf_mode: bool,
+    pub endian_swap: u8,
+    pub const_buf_no_stride: bool,
+    pub mega_fetch: bool,
+    pub alt_const: bool,
+    pub fetch_whole_quad: bool,
+    /// Reserved bits: word 1 bit 8, word 2 bits 31:21.
+    pub reserved: [u32; 2],
+    pub pad: Hex,
 }
 
 /// Sign-extends the low `bits` bits of `v`.
@@ -28,12 +333,11 @@ fn signed(v: u8, bits: u32) -> i32 {
     ((v as i32) << s) >> s
 }
 
-/// The whole program: `{"instructions": [...]}` sorted by `addr`, plus `"words"` (the program
-/// length in dwords) and, when there are any, `"extra_words"` that no instruction covers.
-pub fn program_json(p: &Program) -> Value {
-    let mut v: Vec<Value> = Vec::with_capacity(p.instruction_count());
+/// The typed JSON of a program (serialize it with serde_json).
+pub fn program(p: &Program) -> ProgramJson {
+    let mut v: Vec<Inst> = Vec::with_capacity(p.instruction_count());
     for (i, c) in p.cf.iter().enumerate() {
-        v.push(cf_json(i, c));
+        v.push(cf_inst(i, c));
     }
     let mut group = 0usize;
     for cl in &p.clauses {
@@ -47,7 +351,7 @@ pub fn program_json(p: &Program) -> Value {
                 for g in groups {
                     group += 1;
                     for (k, inst) in g.insts.iter().enumerate() {
-                        v.push(alu_json(w, group, k, g, inst, kc));
+                        v.push(alu_inst(w, group, k, g, inst, kc));
                         w += 2;
                     }
                     w += g.literals.len();
@@ -55,144 +359,136 @@ pub fn program_json(p: &Program) -> Value {
             }
             ClauseBody::Fetch(f) => {
                 for inst in f {
-                    v.push(fetch_json(w, inst, cl.kind == ClauseKind::Tex));
+                    v.push(fetch_inst(w, inst, cl.kind == ClauseKind::Tex));
                     w += 4;
                 }
             }
         }
     }
-    v.sort_by_key(|i| i["addr"].as_u64().unwrap_or(0));
-    let mut out = Map::new();
-    out.insert("words".into(), json!(p.len));
-    out.insert("instructions".into(), Value::Array(v));
-    if !p.extra.is_empty() {
-        out.insert("extra_words".into(), Value::Array(p.extra.iter().map(|(k, w)| json!({"addr": k, "value": format!("0x{w:08X}")})).collect()));
-    }
-    Value::Object(out)
+    v.sort_by_key(|i| i.addr);
+    ProgramJson { words: p.len, instructions: v, extra_words: p.extra.iter().map(|&(addr, w)| ExtraWord { addr, value: Hex(w) }).collect() }
 }
 
-fn cf_json(i: usize, c: &CfInst) -> Value {
+/// The whole program as a JSON value: `{"words", "instructions": [...]}` (and `"extra_words"`
+/// when words lie outside every instruction).
+pub fn program_json(p: &Program) -> serde_json::Value {
+    // Serializing plain structs of numbers, strings and bools cannot fail.
+    serde_json::to_value(program(p)).unwrap_or(serde_json::Value::Null)
+}
+
+fn cf_inst(i: usize, c: &CfInst) -> Inst {
     let (w0, w1) = c.encode();
     let name = c.name();
-    let mut m = Map::new();
-    m.insert("addr".into(), json!(2 * i));
-    let kind = match c {
-        CfInst::Export(e) if e.class() == ExpClass::Mem => "mem",
-        _ => "cf",
+    let op = Cow::Owned(mesa_mnemonic(&name).to_string());
+    let (kind, fields) = match c {
+        CfInst::Normal(n) => ("cf", Fields::Cf(normal_fields(i, n))),
+        CfInst::Alu(a) => ("cf", Fields::CfAlu(alu_cf_fields(i, a))),
+        CfInst::Export(e) => (if e.class() == ExpClass::Mem { "mem" } else { "cf" }, Fields::Export(export_fields(i, e))),
     };
-    m.insert("kind".into(), json!(kind));
-    m.insert("op".into(), json!(mesa_mnemonic(&name)));
-    m.insert("index".into(), json!(i));
-    m.insert("words".into(), hex(&[w0, w1]));
-    match c {
-        CfInst::Normal(n) => normal_fields(&mut m, n),
-        CfInst::Alu(a) => alu_cf_fields(&mut m, a),
-        CfInst::Export(e) => export_fields(&mut m, e),
-    }
-    Value::Object(m)
+    Inst { addr: 2 * i, kind, op, words: vec![Hex(w0), Hex(w1)], fields }
 }
 
-fn normal_fields(m: &mut Map<String, Value>, n: &CfNormal) {
-    m.insert("encoding".into(), json!("cf"));
-    m.insert("opcode".into(), json!(n.op));
+fn normal_fields(index: usize, n: &CfNormal) -> CfJson {
     let class = table::cf_op(n.op).map_or(CfClass::Plain, |o| o.class);
-    m.insert("cf_addr".into(), json!(n.addr));
-    match class {
-        CfClass::Tex | CfClass::Vtx => {
-            m.insert("clause_addr".into(), json!(2 * n.addr as u64));
-            m.insert("count".into(), json!(n.count as u32 + 1));
-        }
-        CfClass::Branch | CfClass::Plain => {
-            m.insert("target".into(), json!(2 * n.addr as u64));
-            m.insert("count".into(), json!(n.count));
-        }
+    let clause = matches!(class, CfClass::Tex | CfClass::Vtx);
+    CfJson {
+        index,
+        encoding: "cf",
+        opcode: n.op,
+        cf_addr: n.addr,
+        clause_addr: clause.then_some(2 * n.addr as u64),
+        target: (!clause).then_some(2 * n.addr as u64),
+        count: if clause { n.count as u32 + 1 } else { n.count as u32 },
+        pop_count: n.pop_count,
+        cf_const: n.cf_const,
+        cond: COND[n.cond as usize & 3],
+        call_count: n.call_count,
+        reserved20: n.reserved20,
+        end_of_program: n.end_of_program,
+        valid_pixel_mode: n.valid_pixel_mode,
+        whole_quad_mode: n.whole_quad_mode,
+        barrier: n.barrier,
     }
-    m.insert("pop_count".into(), json!(n.pop_count));
-    m.insert("cf_const".into(), json!(n.cf_const));
-    m.insert("cond".into(), json!(COND[n.cond as usize & 3]));
-    m.insert("call_count".into(), json!(n.call_count));
-    m.insert("reserved20".into(), json!(n.reserved20));
-    flags(m, n.end_of_program, n.valid_pixel_mode, n.whole_quad_mode, n.barrier);
 }
 
-fn flags(m: &mut Map<String, Value>, eop: bool, vpm: bool, wqm: bool, barrier: bool) {
-    m.insert("end_of_program".into(), json!(eop));
-    m.insert("valid_pixel_mode".into(), json!(vpm));
-    m.insert("whole_quad_mode".into(), json!(wqm));
-    m.insert("barrier".into(), json!(barrier));
+fn alu_cf_fields(index: usize, a: &CfAlu) -> CfAluJson {
+    let kc = |k: usize| {
+        let s = a.kcache[k];
+        // LOCK_1 locks one line of 16 constants, LOCK_2 two (§1.3).
+        let lines = if matches!(s.mode, 1 | 2) { s.mode as u32 } else { 0 };
+        KcacheJson { bank: s.bank, mode: s.mode, line: s.addr, first: s.addr as u32 * 16, constants: lines * 16 }
+    };
+    CfAluJson {
+        index,
+        encoding: "cf_alu",
+        opcode: a.op,
+        cf_addr: a.addr,
+        clause_addr: 2 * a.addr as u64,
+        count: a.count as u32 + 1,
+        kcache: [kc(0), kc(1)],
+        alt_const: a.alt_const,
+        whole_quad_mode: a.whole_quad_mode,
+        barrier: a.barrier,
+    }
 }
 
-fn alu_cf_fields(m: &mut Map<String, Value>, a: &CfAlu) {
-    m.insert("encoding".into(), json!("cf_alu"));
-    m.insert("opcode".into(), json!(a.op));
-    m.insert("cf_addr".into(), json!(a.addr));
-    m.insert("clause_addr".into(), json!(2 * a.addr as u64));
-    m.insert("count".into(), json!(a.count as u32 + 1));
-    let kc: Vec<Value> = a
-        .kcache
-        .iter()
-        .map(|k| {
-            // LOCK_1 locks one line of 16 constants, LOCK_2 two (§1.3).
-            let lines = match k.mode {
-                1 => 1,
-                2 => 2,
-                _ => 0,
-            };
-            json!({"bank": k.bank, "mode": k.mode, "line": k.addr, "first": k.addr as u32 * 16, "constants": lines * 16})
-        })
-        .collect();
-    m.insert("kcache".into(), Value::Array(kc));
-    m.insert("alt_const".into(), json!(a.alt_const));
-    m.insert("whole_quad_mode".into(), json!(a.whole_quad_mode));
-    m.insert("barrier".into(), json!(a.barrier));
-}
-
-fn export_fields(m: &mut Map<String, Value>, e: &CfExport) {
-    m.insert("encoding".into(), json!("cf_alloc_export"));
-    m.insert("opcode".into(), json!(e.op));
+fn export_fields(index: usize, e: &CfExport) -> ExportJson {
     let mem = e.class() == ExpClass::Mem;
-    let ty = if mem { MEM_TYPE[e.kind as usize & 3] } else { EXPORT_TYPE[e.kind as usize & 3] };
-    m.insert("type".into(), json!(ty));
-    m.insert("array_base".into(), json!(e.array_base));
-    m.insert("gpr".into(), json!(e.rw_gpr));
-    m.insert("rel".into(), json!(e.rw_rel));
-    m.insert("index_gpr".into(), json!(e.index_gpr));
-    m.insert("elem_size".into(), json!(e.elem_size));
-    m.insert("burst_count".into(), json!(e.burst_count));
-    if mem {
-        m.insert("array_size".into(), json!(e.array_size()));
-        m.insert("comp_mask".into(), json!(e.comp_mask()));
-        m.insert("reserved16".into(), json!(e.low >> 16 & 1));
-    } else {
-        m.insert("swizzle".into(), json!(swz((0..4).map(|i| e.sel(i)))));
-        m.insert("reserved12".into(), json!(e.low >> 12));
+    let sels = [e.sel(0), e.sel(1), e.sel(2), e.sel(3)];
+    ExportJson {
+        index,
+        encoding: "cf_alloc_export",
+        opcode: e.op,
+        ty: if mem { MEM_TYPE[e.kind as usize & 3] } else { EXPORT_TYPE[e.kind as usize & 3] },
+        array_base: e.array_base,
+        gpr: e.rw_gpr,
+        rel: e.rw_rel,
+        index_gpr: e.index_gpr,
+        elem_size: e.elem_size,
+        burst_count: e.burst_count,
+        swizzle: (!mem).then(|| Letters::sel(&sels)),
+        array_size: mem.then(|| e.array_size()),
+        comp_mask: mem.then(|| e.comp_mask()),
+        reserved: if mem { e.low >> 16 & 1 } else { e.low >> 12 },
+        end_of_program: e.end_of_program,
+        valid_pixel_mode: e.valid_pixel_mode,
+        whole_quad_mode: e.whole_quad_mode,
+        barrier: e.barrier,
     }
-    flags(m, e.end_of_program, e.valid_pixel_mode, e.whole_quad_mode, e.barrier);
 }
 
-fn src_json(s: &AluSrc, abs: bool, g: &AluGroup, kc: Option<&CfAlu>) -> Value {
-    let mut m = Map::new();
-    m.insert("sel".into(), json!(s.sel));
-    m.insert("chan".into(), json!((CHAN[s.chan as usize & 3] as char).to_string()));
-    m.insert("neg".into(), json!(s.neg));
-    m.insert("abs".into(), json!(abs));
-    m.insert("rel".into(), json!(s.rel));
-    let kind = match s.sel {
+fn src_json(s: &AluSrc, abs: bool, g: &AluGroup, kc: Option<&CfAlu>) -> SrcJson {
+    let mut o = SrcJson {
+        kind: "other",
+        sel: s.sel,
+        chan: Letters::chan(s.chan),
+        neg: s.neg,
+        abs,
+        rel: s.rel,
+        gpr: None,
+        kcache_set: None,
+        kcache_index: None,
+        bank: None,
+        constant: None,
+        inline: None,
+        value: None,
+        cfile: None,
+    };
+    match s.sel {
         0..=127 => {
-            m.insert("gpr".into(), json!(s.sel));
-            "gpr"
+            o.kind = "gpr";
+            o.gpr = Some(s.sel);
         }
         128..=191 => {
             let set = if s.sel < sel::KCACHE1 { 0 } else { 1 };
             let index = s.sel - if set == 0 { sel::KCACHE0 } else { sel::KCACHE1 };
-            m.insert("kcache_set".into(), json!(set));
-            m.insert("kcache_index".into(), json!(index));
+            o.kind = "kcache";
+            o.kcache_set = Some(set as u8);
+            o.kcache_index = Some(index);
             if let Some(k) = kc.map(|a| a.kcache[set]) {
-                // The constant buffer and the constant this selects (16 per locked line).
-                m.insert("bank".into(), json!(k.bank));
-                m.insert("constant".into(), json!(k.addr as u32 * 16 + index as u32));
+                o.bank = Some(k.bank);
+                o.constant = Some(k.addr as u32 * 16 + index as u32);
             }
-            "kcache"
         }
         sel::ZERO | sel::ONE | sel::ONE_INT | sel::MINUS_ONE_INT | sel::HALF => {
             let (name, bits) = match s.sel {
@@ -202,143 +498,123 @@ fn src_json(s: &AluSrc, abs: bool, g: &AluGroup, kc: Option<&CfAlu>) -> Value {
                 sel::MINUS_ONE_INT => ("-1", 0xFFFF_FFFF),
                 _ => ("0.5", 0x3F00_0000),
             };
-            m.insert("inline".into(), json!(name));
-            m.insert("value".into(), json!(format!("0x{bits:08X}")));
-            "inline"
+            o.kind = "inline";
+            o.inline = Some(name);
+            o.value = Some(Hex(bits));
         }
         sel::LITERAL => {
-            if let Some(v) = g.literals.get(s.chan as usize) {
-                m.insert("value".into(), json!(format!("0x{v:08X}")));
-            }
-            "literal"
+            o.kind = "literal";
+            o.value = g.literals.get(s.chan as usize).map(|&v| Hex(v));
         }
-        sel::PV => "pv",
-        sel::PS => "ps",
+        sel::PV => o.kind = "pv",
+        sel::PS => o.kind = "ps",
         256..=511 => {
-            m.insert("cfile".into(), json!(s.sel - sel::CFILE));
-            "cfile"
+            o.kind = "cfile";
+            o.cfile = Some(s.sel - sel::CFILE);
         }
-        _ => "other",
-    };
-    m.insert("kind".into(), json!(kind));
-    Value::Object(m)
+        _ => {}
+    }
+    o
 }
 
-fn alu_json(addr: usize, group: usize, k: usize, g: &AluGroup, i: &AluInst, kc: Option<&CfAlu>) -> Value {
+fn alu_inst(addr: usize, group: usize, k: usize, g: &AluGroup, i: &AluInst, kc: Option<&CfAlu>) -> Inst {
     let (w0, w1) = i.encode();
-    let mut m = Map::new();
-    m.insert("addr".into(), json!(addr));
-    m.insert("kind".into(), json!("alu"));
-    m.insert("op".into(), json!(i.name()));
-    m.insert("words".into(), hex(&[w0, w1]));
-    m.insert("group".into(), json!(group));
-    let slot = g.slots.and_then(|s| SLOT.get(s[k] as usize)).map(|c| (*c as char).to_string());
-    m.insert("slot".into(), json!(slot));
-    let (abs, omod) = match &i.kind {
-        AluKind::Op2(o) => {
-            m.insert("encoding".into(), json!("op2"));
-            m.insert("opcode".into(), json!(o.op));
-            m.insert("update_exec_mask".into(), json!(o.update_exec_mask));
-            m.insert("update_pred".into(), json!(o.update_pred));
-            (o.abs, o.omod)
-        }
-        AluKind::Op3(o) => {
-            m.insert("encoding".into(), json!("op3"));
-            m.insert("opcode".into(), json!(o.op));
-            ([false; 2], 0)
-        }
+    let (encoding, opcode, abs, omod, uem, up) = match &i.kind {
+        AluKind::Op2(o) => ("op2", o.op, o.abs, o.omod, Some(o.update_exec_mask), Some(o.update_pred)),
+        AluKind::Op3(o) => ("op3", o.op, [false; 2], 0, None, None),
     };
-    m.insert("dst".into(), json!({
-        "gpr": i.dst_gpr,
-        "chan": (CHAN[i.dst_chan as usize & 3] as char).to_string(),
-        "rel": i.dst_rel,
-        "write": i.writes_gpr(),
-    }));
     let srcs = i.srcs();
-    let v: Vec<Value> = (0..i.src_count()).map(|s| src_json(&srcs[s], s < 2 && abs[s], g, kc)).collect();
-    m.insert("srcs".into(), Value::Array(v));
-    m.insert("clamp".into(), json!(i.clamp));
-    m.insert("omod".into(), json!(omod));
-    m.insert("pred_sel".into(), json!(i.pred_sel));
-    m.insert("index_mode".into(), json!(i.index_mode));
-    m.insert("bank_swizzle".into(), json!(i.bank_swizzle));
-    m.insert("last".into(), json!(i.last));
-    m.insert("literals".into(), hex(&g.literals));
-    Value::Object(m)
+    let fields = AluJson {
+        group,
+        slot: g.slots.and_then(|s| SLOT.get(s[k] as usize)).map(|&c| c as char),
+        encoding,
+        opcode,
+        dst: DstJson { gpr: i.dst_gpr, chan: Letters::chan(i.dst_chan), rel: i.dst_rel, write: i.writes_gpr() },
+        srcs: (0..i.src_count()).map(|s| src_json(&srcs[s], s < 2 && abs[s], g, kc)).collect(),
+        clamp: i.clamp,
+        omod,
+        update_exec_mask: uem,
+        update_pred: up,
+        pred_sel: i.pred_sel,
+        index_mode: i.index_mode,
+        bank_swizzle: i.bank_swizzle,
+        last: i.last,
+        literals: g.literals.iter().map(|&l| Hex(l)).collect(),
+    };
+    let op = match i.op_info() {
+        Some(info) => Cow::Borrowed(info.name),
+        None => Cow::Owned(i.name()),
+    };
+    Inst { addr, kind: "alu", op, words: vec![Hex(w0), Hex(w1)], fields: Fields::Alu(fields) }
 }
 
-fn fetch_json(addr: usize, f: &FetchInst, in_tex: bool) -> Value {
-    let mut m = Map::new();
-    m.insert("addr".into(), json!(addr));
-    let w = f.encode();
+fn fetch_inst(addr: usize, f: &FetchInst, in_tex: bool) -> Inst {
+    let words = f.encode().iter().map(|&w| Hex(w)).collect();
     match f {
-        FetchInst::Tex(t) => {
-            m.insert("kind".into(), json!("tex"));
-            m.insert("op".into(), json!(mesa_mnemonic(t.name())));
-            m.insert("words".into(), hex(&w));
-            tex_fields(&mut m, t);
-        }
+        FetchInst::Tex(t) => Inst { addr, kind: "tex", op: Cow::Borrowed(mesa_mnemonic(t.name())), words, fields: Fields::Tex(tex_fields(t)) },
         FetchInst::Vtx(v) => {
-            m.insert("kind".into(), json!("vtx"));
-            let name = if v.op == 0 { "VFETCH".to_string() } else if in_tex && v.op == 1 { "SEMANTIC".to_string() } else { v.name() };
-            m.insert("op".into(), json!(name));
-            m.insert("words".into(), hex(&w));
-            m.insert("in_tex_clause".into(), json!(in_tex));
-            vtx_fields(&mut m, v);
+            let op = match v.op {
+                0 => Cow::Borrowed("VFETCH"),
+                1 => Cow::Borrowed("SEMANTIC"),
+                _ => Cow::Owned(v.name()),
+            };
+            Inst { addr, kind: "vtx", op, words, fields: Fields::Vtx(vtx_fields(v, in_tex)) }
         }
     }
-    Value::Object(m)
 }
 
-fn tex_fields(m: &mut Map<String, Value>, t: &TexInst) {
-    m.insert("opcode".into(), json!(t.op));
-    m.insert("dst_gpr".into(), json!(t.dst_gpr));
-    m.insert("dst_rel".into(), json!(t.dst_rel));
-    m.insert("dst_sel".into(), json!(swz(t.dst_sel)));
-    m.insert("src_gpr".into(), json!(t.src_gpr));
-    m.insert("src_rel".into(), json!(t.src_rel));
-    m.insert("src_sel".into(), json!(swz(t.src_sel)));
-    m.insert("resource_id".into(), json!(t.resource_id));
-    m.insert("sampler_id".into(), json!(t.sampler_id));
-    m.insert("lod_bias".into(), json!(signed(t.lod_bias, 7)));
-    let ct: String = t.coord_type.iter().map(|&n| if n { 'N' } else { 'U' }).collect();
-    m.insert("coord_type".into(), json!(ct));
-    m.insert("offset".into(), json!([signed(t.offset[0], 5), signed(t.offset[1], 5), signed(t.offset[2], 5)]));
-    m.insert("bc_frac_mode".into(), json!(t.bc_frac_mode));
-    m.insert("fetch_whole_quad".into(), json!(t.fetch_whole_quad));
-    m.insert("alt_const".into(), json!(t.alt_const));
-    m.insert("reserved".into(), json!({"w0_6": t.reserved6, "w0_25": t.reserved0, "w1_8": t.reserved8}));
-    m.insert("pad".into(), json!(format!("0x{:08X}", t.pad)));
-}
-
-fn vtx_fields(m: &mut Map<String, Value>, v: &VtxInst) {
-    m.insert("opcode".into(), json!(v.op));
-    if v.op == 1 {
-        m.insert("semantic_id".into(), json!(v.dst));
-    } else {
-        m.insert("dst_gpr".into(), json!(v.dst & 0x7F));
-        m.insert("dst_rel".into(), json!(v.dst & 0x80 != 0));
+fn tex_fields(t: &TexInst) -> TexJson {
+    let ct: Vec<u8> = t.coord_type.iter().map(|&n| if n { b'N' } else { b'U' }).collect();
+    TexJson {
+        opcode: t.op,
+        dst_gpr: t.dst_gpr,
+        dst_rel: t.dst_rel,
+        dst_sel: Letters::sel(&t.dst_sel),
+        src_gpr: t.src_gpr,
+        src_rel: t.src_rel,
+        src_sel: Letters::sel(&t.src_sel),
+        resource_id: t.resource_id,
+        sampler_id: t.sampler_id,
+        lod_bias: signed(t.lod_bias, 7),
+        coord_type: Letters { buf: [ct[0], ct[1], ct[2], ct[3]], len: 4 },
+        offset: [signed(t.offset[0], 5), signed(t.offset[1], 5), signed(t.offset[2], 5)],
+        bc_frac_mode: t.bc_frac_mode,
+        fetch_whole_quad: t.fetch_whole_quad,
+        alt_const: t.alt_const,
+        reserved: [t.reserved6 as u32, t.reserved0 as u32, t.reserved8 as u32],
+        pad: Hex(t.pad),
     }
-    m.insert("dst_sel".into(), json!(swz(v.dst_sel)));
-    m.insert("src_gpr".into(), json!(v.src_gpr));
-    m.insert("src_rel".into(), json!(v.src_rel));
-    m.insert("src_sel".into(), json!((CHAN[v.src_sel_x as usize & 3] as char).to_string()));
-    m.insert("buffer_id".into(), json!(v.buffer_id));
-    m.insert("fetch_type".into(), json!(FETCH_TYPE[v.fetch_type as usize & 3]));
-    m.insert("mega_fetch_count".into(), json!(v.mega_fetch_count));
-    m.insert("offset".into(), json!(v.offset));
-    m.insert("use_const_fields".into(), json!(v.use_const_fields));
-    m.insert("data_format".into(), json!(v.data_format));
-    m.insert("num_format".into(), json!(v.num_format));
-    m.insert("format_comp".into(), json!(v.format_comp));
-    m.insert("srf_mode".into(), json!(v.srf_mode));
-    m.insert("endian_swap".into(), json!(v.endian_swap));
-    m.insert("const_buf_no_stride".into(), json!(v.const_buf_no_stride));
-    m.insert("mega_fetch".into(), json!(v.mega_fetch));
-    m.insert("alt_const".into(), json!(v.alt_const));
-    m.insert("fetch_whole_quad".into(), json!(v.fetch_whole_quad));
-    m.insert("reserved".into(), json!({"w1_8": v.reserved8, "w2_21": v.reserved2}));
-    m.insert("pad".into(), json!(format!("0x{:08X}", v.pad)));
+}
+
+fn vtx_fields(v: &VtxInst, in_tex: bool) -> VtxJson {
+    let semantic = v.op == 1;
+    VtxJson {
+        opcode: v.op,
+        in_tex_clause: in_tex,
+        dst_gpr: (!semantic).then_some(v.dst & 0x7F),
+        dst_rel: (!semantic).then_some(v.dst & 0x80 != 0),
+        semantic_id: semantic.then_some(v.dst),
+        dst_sel: Letters::sel(&v.dst_sel),
+        src_gpr: v.src_gpr,
+        src_rel: v.src_rel,
+        src_sel: Letters::chan(v.src_sel_x),
+        buffer_id: v.buffer_id,
+        fetch_type: FETCH_TYPE[v.fetch_type as usize & 3],
+        mega_fetch_count: v.mega_fetch_count,
+        offset: v.offset,
+        use_const_fields: v.use_const_fields,
+        data_format: v.data_format,
+        num_format: v.num_format,
+        format_comp: v.format_comp,
+        srf_mode: v.srf_mode,
+        endian_swap: v.endian_swap,
+        const_buf_no_stride: v.const_buf_no_stride,
+        mega_fetch: v.mega_fetch,
+        alt_const: v.alt_const,
+        fetch_whole_quad: v.fetch_whole_quad,
+        reserved: [v.reserved8 as u32, v.reserved2 as u32],
+        pad: Hex(v.pad),
+    }
 }
 
 #[cfg(test)]
@@ -360,11 +636,15 @@ mod tests {
         assert_eq!(v[0]["count"], 2);
         assert_eq!(v[1]["op"], "EXPORT_DONE");
         assert_eq!(v[1]["end_of_program"], true);
+        assert_eq!(v[1]["swizzle"], "xyzw");
         assert_eq!(v[2]["addr"], 4);
         assert_eq!(v[2]["op"], "MUL_IEEE");
         assert_eq!(v[2]["slot"], "x");
         assert_eq!(v[2]["srcs"][1]["kind"], "literal");
         assert_eq!(v[2]["srcs"][1]["value"], "0x40000000");
         assert_eq!(v[2]["literals"][0], "0x40000000");
+        // Keys in declaration order: addr, kind, op, words first.
+        let text = serde_json::to_string(&program(&p)).unwrap();
+        assert!(text.starts_with(r#"{"words":8,"instructions":[{"addr":0,"kind":"cf","op":"ALU","words":["0x00000002","#), "{text}");
     }
 }
