@@ -82,7 +82,7 @@ pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
             } else if raw {
                 raw_text(&bytes, stage).with_context(|| file.display().to_string())?
             } else {
-                disasm(&bytes, false, scan).with_context(|| file.display().to_string())?
+                disasm(&bytes, scan).with_context(|| file.display().to_string())?
             };
             if let Some(dir) = split {
                 split_sources(&file, &bytes, scan, &dir)?;
@@ -272,10 +272,8 @@ fn disasm_json(bytes: &[u8], raw: Option<Option<RawStage>>, scan: bool) -> anyho
     Ok(serde_json::to_string_pretty(&Shaders { shaders })?)
 }
 
-fn disasm(bytes: &[u8], raw: bool, scan: bool) -> anyhow::Result<String> {
-    if raw {
-        return Ok(latte::disasm::disassemble(&Program::decode_bytes(bytes, 0)?));
-    }
+/// The text disassembly of every shader of a container (bare programs: [`raw_text`]).
+fn disasm(bytes: &[u8], scan: bool) -> anyhow::Result<String> {
     let plain = !scan && mt::container_kind(bytes) == Some(mt::ContainerKind::Gfd);
     let entries = container_entries(bytes, scan)?;
     let mut out = String::new();
@@ -524,7 +522,7 @@ mod tests {
             for (s, p) in shaders.iter().zip(progs) {
                 assert_eq!(s["instructions"].as_u64().unwrap() as usize, p["instructions"].as_array().unwrap().len(), "{}", f.display());
             }
-            let text = disasm(&bytes, false, false).unwrap();
+            let text = disasm(&bytes, false).unwrap();
             assert_eq!(text.matches("END_OF_PROGRAM").count(), progs.len(), "{}", f.display());
             n += 1;
         }
@@ -535,8 +533,8 @@ mod tests {
     fn disasm_of_an_es_container_names_its_id() {
         let gfd = std::fs::read(corpus("latte/wut/pos_col_shader.gsh")).unwrap();
         let es = mt::Es { version: 10, id: 0xC977, reserved: 0, gfd }.to_bytes();
-        let text = disasm(&es, false, false).unwrap();
-        let scanned = disasm(&es, false, true).unwrap();
+        let text = disasm(&es, false).unwrap();
+        let scanned = disasm(&es, true).unwrap();
         assert!(scanned.contains("GFD id 0x00000000") && scanned.contains("EXP_DONE: POS0, R2"), "{scanned}");
         assert!(text.contains("GFD id 0x0000c977"), "{text}");
         assert!(text.contains("EXP_DONE: POS0, R2") && text.contains("CALL_FS NO_BARRIER"), "{text}");

@@ -96,7 +96,7 @@ fn parse_line(line: &str) -> Option<Line<'_>> {
 fn check_cf(c: &mut Checker, j: &Value, rest: &str, kcache_banks: &mut [Option<i64>; 2]) {
     let toks: Vec<&str> = rest.split_whitespace().collect();
     let name = toks[0];
-    let has = |f: &str| toks.iter().any(|t| *t == f);
+    let has = |f: &str| toks.contains(&f);
     c.eq("op", j["op"].as_str().unwrap(), name);
     c.eq("kind", j["kind"].as_str().unwrap(), if name.starts_with("MEM_") { "mem" } else { "cf" });
     *kcache_banks = [None, None];
@@ -263,7 +263,7 @@ fn check_alu(c: &mut Checker, j: &Value, rest: &str, group: &mut i64, banks: &[O
     }
     c.eq("group", u(&j["group"]), *group);
     c.eq("slot", j["slot"].as_str().unwrap_or("?"), &rest[pos..pos + 1]);
-    let fl = rest[pos + 2..pos + 6].as_bytes();
+    let fl = &rest.as_bytes()[pos + 2..pos + 6];
     c.eq("update_exec_mask", j["update_exec_mask"].as_bool().unwrap_or(false), fl[0] == b'M');
     c.eq("update_pred", j["update_pred"].as_bool().unwrap_or(false), fl[1] == b'P');
     let pred = match fl[3] {
