@@ -24,9 +24,16 @@ enum LatteCommand {
     Disasm {
         /// The file to disassemble.
         file: PathBuf,
-        /// Treat the file as raw little-endian program words.
+        /// Treat the file as bare little-endian program words (no container), as emulators dump
+        /// shaders; `latte asm --raw` reads the text back.
         #[arg(long)]
         raw: bool,
+        /// Stage of a bare program (--raw): vs, ps, gs or gscopy.
+        #[arg(long, value_enum, requires = "raw")]
+        stage: Option<RawStage>,
+        /// Print JSON, one object per instruction with every decoded field (docs/latte-json.md).
+        #[arg(long)]
+        json: bool,
         /// Find GFDs by scanning for their magic (containers of an unknown layout).
         #[arg(long, conflicts_with = "raw")]
         scan: bool,
@@ -35,17 +42,22 @@ enum LatteCommand {
         #[arg(long, value_name = "DIR", conflicts_with = "raw")]
         split: Option<PathBuf>,
     },
-    /// Assemble vertex (.vsh) and/or pixel (.psh) sources into a GFD file.
+    /// Assemble vertex (.vsh) and/or pixel (.psh) sources into a GFD file, or (--raw) one
+    /// program text into bare program words.
     Asm {
-        /// Source files: a .vsh and/or a .psh (the stage comes from the extension).
+        /// Source files: a .vsh and/or a .psh (the stage comes from the extension); with --raw,
+        /// one program text of any name (what `latte disasm --raw` prints).
         #[arg(required = true, num_args = 1..=2)]
         files: Vec<PathBuf>,
-        /// Output .gsh file.
+        /// Output .gsh file (with --raw: the bare program, little-endian words).
         #[arg(short = 'o', long = "output")]
         output: PathBuf,
         /// Reproduce the older latte-assembler's layout (wut samples).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "raw")]
         legacy: bool,
+        /// Assemble one program text into bare program words (no GFD container).
+        #[arg(long)]
+        raw: bool,
     },
     /// Write every GFD of a container to DIR/<id>.gsh.
     Extract {
@@ -62,15 +74,28 @@ enum LatteCommand {
 
 pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
     match args.command {
-        LatteCommand::Disasm { file, raw, scan, split } => {
+        LatteCommand::Disasm { file, raw, stage, json, scan, split } => {
             let bytes = std::fs::read(&file).with_context(|| format!("{}: cannot read", file.display()))?;
-            let text = disasm(&bytes, raw, scan).with_context(|| file.display().to_string())?;
+            let text = if json {
+                let v = disasm_json(&bytes, raw.then_some(stage), scan).with_context(|| file.display().to_string())?;
+                format!("{v}\n")
+            } else if raw {
+                raw_text(&bytes, stage).with_context(|| file.display().to_string())?
+            } else {
+                disasm(&bytes, scan).with_context(|| file.display().to_string())?
+            };
             if let Some(dir) = split {
                 split_sources(&file, &bytes, scan, &dir)?;
             }
             emit(&text)?;
         }
-        LatteCommand::Asm { files, output, legacy } => {
+        LatteCommand::Asm { files, output, raw: true, .. } => {
+            let [f] = files.as_slice() else { bail!("--raw takes one program text") };
+            let text = std::fs::read_to_string(f).with_context(|| format!("{}: cannot read", f.display()))?;
+            let a = latte::asm::assemble(&text).with_context(|| f.display().to_string())?;
+            std::fs::write(&output, a.program.to_bytes()).with_context(|| format!("{}: cannot write", output.display()))?;
+        }
+        LatteCommand::Asm { files, output, legacy, raw: false } => {
             let (mut vs, mut ps) = (None, None);
             for f in &files {
                 let text = std::fs::read_to_string(f).with_context(|| format!("{}: cannot read", f.display()))?;
@@ -148,10 +173,107 @@ fn container_entries(bytes: &[u8], scan: bool) -> anyhow::Result<Vec<mt::Entry>>
     Ok(mt::entries(bytes)?.1)
 }
 
-fn disasm(bytes: &[u8], raw: bool, scan: bool) -> anyhow::Result<String> {
-    if raw {
-        return Ok(latte::disasm::disassemble(&Program::decode_bytes(bytes, 0)?));
+/// The stage of a bare program (`--stage`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RawStage {
+    /// Vertex shader.
+    Vs,
+    /// Pixel shader.
+    Ps,
+    /// Geometry shader.
+    Gs,
+    /// Geometry-shader copy program (runs as the hardware vertex shader after a GS).
+    Gscopy,
+}
+
+impl RawStage {
+    fn name(self) -> &'static str {
+        match self {
+            RawStage::Vs => "vs",
+            RawStage::Ps => "ps",
+            RawStage::Gs => "gs",
+            RawStage::Gscopy => "gscopy",
+        }
     }
+}
+
+/// The text of a bare program: a comment naming the stage (when given), then the program in the
+/// syntax `latte asm --raw` reads back to the same words.
+fn raw_text(bytes: &[u8], stage: Option<RawStage>) -> anyhow::Result<String> {
+    let p = Program::decode_bytes(bytes, 0)?;
+    let mut out = String::new();
+    if let Some(s) = stage {
+        out.push_str(&format!("; raw {} program, {} words\n", s.name(), p.len));
+    }
+    out.push_str(&latte::disasm::disassemble(&p));
+    Ok(out)
+}
+
+fn stage_short(s: Stage) -> &'static str {
+    match s {
+        Stage::Vertex => "vs",
+        Stage::Pixel => "ps",
+        Stage::Geometry => "gs",
+    }
+}
+
+/// One program of `latte disasm --json`.
+#[derive(serde::Serialize)]
+struct ProgramOut {
+    /// vs, ps, gs, gscopy (None for a bare program without --stage).
+    stage: Option<&'static str>,
+    /// Where a container's program came from: GFD index, id, byte offset, shader index.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gfd: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gfd_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gfd_offset: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shader: Option<usize>,
+    #[serde(flatten)]
+    program: latte::json::ProgramJson,
+}
+
+/// `latte disasm --json` (pretty-printed): a bare program (`raw` = Some(stage)) as `{"stage",
+/// "words", "instructions"}`; a container as `{"shaders": [...]}`, each shader an object of
+/// that form plus where it came from (GFD index, id and byte offset, shader index).
+fn disasm_json(bytes: &[u8], raw: Option<Option<RawStage>>, scan: bool) -> anyhow::Result<String> {
+    if let Some(stage) = raw {
+        let program = latte::json::program(&Program::decode_bytes(bytes, 0)?);
+        let out = ProgramOut { stage: stage.map(RawStage::name), gfd: None, gfd_id: None, gfd_offset: None, shader: None, program };
+        return Ok(serde_json::to_string_pretty(&out)?);
+    }
+    let mut shaders = Vec::new();
+    for (g, e) in container_entries(bytes, scan)?.iter().enumerate() {
+        let f = GfdFile::parse_at(&e.gfd, e.offset)?;
+        for (n, s) in f.shaders()?.iter().enumerate() {
+            let mut progs = vec![(stage_short(s.header.stage), s.program.as_ref(), s.program_offset)];
+            if s.copy_program.is_some() {
+                progs.push(("gscopy", s.copy_program.as_ref(), 0));
+            }
+            for (stage, prog, at) in progs {
+                let Some(prog) = prog else { continue };
+                shaders.push(ProgramOut {
+                    stage: Some(stage),
+                    gfd: Some(g),
+                    gfd_id: Some(format!("0x{:08x}", e.id)),
+                    gfd_offset: Some(e.offset),
+                    shader: Some(n),
+                    program: latte::json::program(&Program::decode_bytes(prog, at)?),
+                });
+            }
+        }
+    }
+    #[derive(serde::Serialize)]
+    struct Shaders {
+        shaders: Vec<ProgramOut>,
+    }
+    Ok(serde_json::to_string_pretty(&Shaders { shaders })?)
+}
+
+/// The text disassembly of every shader of a container (bare programs: [`raw_text`]).
+fn disasm(bytes: &[u8], scan: bool) -> anyhow::Result<String> {
     let plain = !scan && mt::container_kind(bytes) == Some(mt::ContainerKind::Gfd);
     let entries = container_entries(bytes, scan)?;
     let mut out = String::new();
@@ -255,6 +377,7 @@ mod tests {
                 files: vec![corpus("latte/librw/asm/skin.vsh"), corpus("latte/librw/asm/simple.psh")],
                 output: out.clone(),
                 legacy: false,
+                raw: false,
             },
         };
         run(args).unwrap();
@@ -270,7 +393,7 @@ mod tests {
         split_sources(&file, &bytes, false, &dir).unwrap();
         let out = dir.join("out.gsh");
         let files = vec![dir.join("matfx_env_0_0.vsh"), dir.join("matfx_env_0_1.psh")];
-        run(LatteArgs { command: LatteCommand::Asm { files, output: out.clone(), legacy: false } }).unwrap();
+        run(LatteArgs { command: LatteCommand::Asm { files, output: out.clone(), legacy: false, raw: false } }).unwrap();
         assert_eq!(std::fs::read(&out).unwrap(), bytes);
         let _ = std::fs::remove_dir_all(dir);
     }
@@ -281,7 +404,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let src = dir.join("bad.psh");
         std::fs::write(&src, "00 ALU: ADDR(32) CNT(1)\n  0 x: MUL R0.x, R1.x, R9Z.x\nEND_OF_PROGRAM\n").unwrap();
-        let args = LatteArgs { command: LatteCommand::Asm { files: vec![src.clone()], output: dir.join("o.gsh"), legacy: false } };
+        let args = LatteArgs { command: LatteCommand::Asm { files: vec![src.clone()], output: dir.join("o.gsh"), legacy: false, raw: false } };
         let e = format!("{:#}", run(args).unwrap_err());
         assert!(e.contains("bad.psh") && e.contains("line 2"), "{e}");
         let _ = std::fs::remove_dir_all(dir);
@@ -305,12 +428,113 @@ mod tests {
         assert!(e.contains("byte offset"), "{e}");
     }
 
+    fn mesa_bins() -> Vec<PathBuf> {
+        let mut v = Vec::new();
+        for d in std::fs::read_dir(corpus("latte-mesa/programs")).unwrap() {
+            for f in std::fs::read_dir(d.unwrap().path()).unwrap() {
+                let f = f.unwrap().path();
+                if f.extension().is_some_and(|e| e == "bin") {
+                    v.push(f);
+                }
+            }
+        }
+        v.sort();
+        v
+    }
+
+    /// `latte disasm --raw F --stage S` -> `latte asm --raw` gives back the words of all 64
+    /// latte-mesa programs, through the CLI's own file handling.
+    #[test]
+    fn raw_disasm_then_asm_reproduces_every_mesa_program() {
+        let dir = std::env::temp_dir().join(format!("shaderport-latte-raw-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bins = mesa_bins();
+        assert_eq!(bins.len(), 64);
+        for (k, bin) in bins.iter().enumerate() {
+            let bytes = std::fs::read(bin).unwrap();
+            let stage = match bin.file_stem().unwrap().to_str().unwrap() {
+                "vs" => RawStage::Vs,
+                "ps" => RawStage::Ps,
+                "gs" => RawStage::Gs,
+                _ => RawStage::Gscopy,
+            };
+            let text = raw_text(&bytes, Some(stage)).unwrap();
+            assert!(text.starts_with(&format!("; raw {} program", stage.name())));
+            let src = dir.join(format!("{k}.txt"));
+            let out = dir.join(format!("{k}.bin"));
+            std::fs::write(&src, &text).unwrap();
+            run(LatteArgs { command: LatteCommand::Asm { files: vec![src], output: out.clone(), legacy: false, raw: true } }).unwrap();
+            assert_eq!(std::fs::read(&out).unwrap(), bytes, "{}", bin.display());
+        }
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn raw_asm_error_names_the_file_and_line() {
+        let dir = std::env::temp_dir().join(format!("shaderport-latte-rawbad-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let src = dir.join("bad.txt");
+        std::fs::write(&src, "00 ALU: ADDR(32) CNT(1)\n  0 x: FOO R0.x, R1.x\nEND_OF_PROGRAM\n").unwrap();
+        let args = LatteArgs { command: LatteCommand::Asm { files: vec![src], output: dir.join("o.bin"), legacy: false, raw: true } };
+        let e = format!("{:#}", run(args).unwrap_err());
+        assert!(e.contains("bad.txt") && e.contains("line 2"), "{e}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// JSON of a bare program and of a .gsh with a geometry shader: the stages, and instructions
+    /// in address order with addr / kind / op.
+    #[test]
+    fn disasm_json_forms() {
+        let bytes = std::fs::read(corpus("latte-mesa/programs/t01_if_else/ps.bin")).unwrap();
+        let v: Value = serde_json::from_str(&disasm_json(&bytes, Some(Some(RawStage::Ps)), false).unwrap()).unwrap();
+        assert_eq!(v["stage"], "ps");
+        let ins = v["instructions"].as_array().unwrap();
+        assert_eq!((ins[0]["addr"].as_u64(), ins[0]["kind"].as_str(), ins[0]["op"].as_str()), (Some(0), Some("cf"), Some("ALU_PUSH_BEFORE")));
+        assert!(ins.windows(2).all(|w| w[0]["addr"].as_u64() < w[1]["addr"].as_u64()));
+        assert!(ins.iter().any(|i| i["op"] == "SAMPLE_L" && i["kind"] == "tex" && i["resource_id"] == 18));
+        let gsh = std::fs::read(corpus("latte-mesa/gsh/t17_gs_passthrough.gsh")).unwrap();
+        let v: Value = serde_json::from_str(&disasm_json(&gsh, None, false).unwrap()).unwrap();
+        let stages: Vec<&str> = v["shaders"].as_array().unwrap().iter().map(|s| s["stage"].as_str().unwrap()).collect();
+        assert_eq!(stages, ["vs", "ps", "gs", "gscopy"]);
+        let gs = &v["shaders"][2]["instructions"];
+        assert!(gs.as_array().unwrap().iter().any(|i| i["op"] == "MEM_RING" && i["kind"] == "mem"));
+        assert!(gs.as_array().unwrap().iter().any(|i| i["op"] == "EMIT_VERTEX"));
+        // A truncated program is an error with a byte offset, not a panic.
+        let e = disasm_json(&bytes[..bytes.len() - 2], Some(None), false).unwrap_err().to_string();
+        assert!(e.contains("byte offset"), "{e}");
+    }
+
+    /// The 30 latte-mesa .gsh files through the CLI: inspect lists their shaders with the
+    /// instruction counts of the decoder, the text and JSON disassemblies cover every program
+    /// (the GS copy program included).
+    #[test]
+    fn mesa_gsh_inspect_and_disasm() {
+        let mut n = 0;
+        for e in std::fs::read_dir(corpus("latte-mesa/gsh")).unwrap() {
+            let f = e.unwrap().path();
+            let bytes = std::fs::read(&f).unwrap();
+            let v = inspect(&f, &bytes).unwrap().unwrap();
+            let shaders = v["gfds"][0]["shaders"].as_array().unwrap();
+            let j: Value = serde_json::from_str(&disasm_json(&bytes, None, false).unwrap()).unwrap();
+            let progs = j["shaders"].as_array().unwrap();
+            let gs = shaders.len() == 3;
+            assert_eq!(progs.len(), if gs { 4 } else { 2 }, "{}", f.display());
+            for (s, p) in shaders.iter().zip(progs) {
+                assert_eq!(s["instructions"].as_u64().unwrap() as usize, p["instructions"].as_array().unwrap().len(), "{}", f.display());
+            }
+            let text = disasm(&bytes, false).unwrap();
+            assert_eq!(text.matches("END_OF_PROGRAM").count(), progs.len(), "{}", f.display());
+            n += 1;
+        }
+        assert_eq!(n, 30);
+    }
+
     #[test]
     fn disasm_of_an_es_container_names_its_id() {
         let gfd = std::fs::read(corpus("latte/wut/pos_col_shader.gsh")).unwrap();
         let es = mt::Es { version: 10, id: 0xC977, reserved: 0, gfd }.to_bytes();
-        let text = disasm(&es, false, false).unwrap();
-        let scanned = disasm(&es, false, true).unwrap();
+        let text = disasm(&es, false).unwrap();
+        let scanned = disasm(&es, true).unwrap();
         assert!(scanned.contains("GFD id 0x00000000") && scanned.contains("EXP_DONE: POS0, R2"), "{scanned}");
         assert!(text.contains("GFD id 0x0000c977"), "{text}");
         assert!(text.contains("EXP_DONE: POS0, R2") && text.contains("CALL_FS NO_BARRIER"), "{text}");

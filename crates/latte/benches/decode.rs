@@ -1,4 +1,4 @@
-//! Decode and decode + disassemble throughput over every corpus program, in instructions per
+//! Decode, decode + disassemble and decode + JSON (`latte disasm --json`) throughput over every corpus program, in instructions per
 //! second (CF + ALU + fetch instructions).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -53,6 +53,14 @@ fn bench(c: &mut Criterion) {
             for w in &progs {
                 let p = Program::decode(w, 0).unwrap();
                 std::hint::black_box(latte::disasm::disassemble(&p));
+            }
+        })
+    });
+    g.bench_function("decode_json", |b| {
+        b.iter(|| {
+            for w in &progs {
+                let p = Program::decode(w, 0).unwrap();
+                std::hint::black_box(serde_json::to_string(&latte::json::program(&p)).unwrap());
             }
         })
     });

@@ -6,6 +6,7 @@
 //! - [`key`]: FNV-1a 64 shader keys and SHA-1 inventories of directory trees.
 //! - [`isa`]: the R700 instruction tables, decode/encode of every encoding, whole programs,
 //!   and a random-program generator.
+//! - [`json`]: a decoded program as JSON, one object per instruction with every field.
 //! - [`disasm`] / [`asm`]: text in the decaf-emu latte-assembler syntax, each the inverse of the
 //!   other; `asm` also builds GFD files from `.vsh` / `.psh` sources.
 //!
@@ -19,6 +20,7 @@ pub mod disasm;
 pub mod error;
 pub mod gfd;
 pub mod isa;
+pub mod json;
 pub mod key;
 pub mod mt;
 pub(crate) mod reader;

@@ -108,11 +108,8 @@ fn decoder_agrees_with_mesa_listings() {
                     s = r.next().unwrap();
                 }
                 let slot = &s[..1];
-                let op = if s.len() > 2 && s.ends_with(|c: char| c.is_ascii_alphabetic()) && r.len() > 0 && !s[2..].contains(|c: char| c.is_ascii_lowercase()) && s[2..].chars().all(|c| "MP01".contains(c)) {
-                    r.next().unwrap()
-                } else {
-                    r.next().unwrap()
-                };
+                // The op follows the slot token ("z:M" carries its flags along).
+                let op = r.next().unwrap();
                 format!("{slot}:{}", mesa_name(op))
             };
             let got = ours.get(&idx).cloned().unwrap_or_default();

@@ -108,8 +108,7 @@ pub fn assemble(text: &str) -> Result<Assembled> {
         let name = second.trim_end_matches(':');
         let in_fetch = clauses.last().filter(|c| c.kind != ClauseKind::Alu && c.cf_index + 1 == cf.len());
         let is_cf = name == "EXPORT" || name == "EXPORT_DONE" || table::CF_OPS.iter().any(|o| o.name == name) || table::CF_ALU_OPS.iter().any(|o| o.1 == name)
-            || table::CF_EXP_OPS.iter().any(|o| o.1 == name) || name.starts_with("CF_0x") || name.starts_with("EXP_0x")
-            || name == "EXPORT" || name == "EXPORT_DONE";
+            || table::CF_EXP_OPS.iter().any(|o| o.1 == name) || name.starts_with("CF_0x") || name.starts_with("EXP_0x");
         if let (Some(c), false) = (in_fetch, is_cf) {
             let in_tex = c.kind == ClauseKind::Tex;
             let f = parse_fetch(name, &rest[second.len()..], in_tex).map_err(err)?;

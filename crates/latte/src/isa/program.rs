@@ -168,7 +168,7 @@ impl Program {
     /// # Errors
     /// See [`Program::decode`]; also a length that is not a multiple of 4.
     pub fn decode_bytes(bytes: &[u8], base: usize) -> Result<Program> {
-        if bytes.len() % 4 != 0 {
+        if !bytes.len().is_multiple_of(4) {
             return Err(Error::invalid(base + bytes.len(), format!("program size {} is not a multiple of 4", bytes.len())));
         }
         Program::decode(&crate::gfd::program_words(bytes), base)
