@@ -87,7 +87,7 @@ pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
             if let Some(dir) = split {
                 split_sources(&file, &bytes, scan, &dir)?;
             }
-            emit(&text)?;
+            crate::output::emit(&text)?;
         }
         LatteCommand::Asm { files, output, raw: true, .. } => {
             let [f] = files.as_slice() else { bail!("--raw takes one program text") };
@@ -121,12 +121,12 @@ pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
             for e in entries {
                 let p = output.join(format!("{:08x}.gsh", e.id));
                 std::fs::write(&p, &e.gfd).with_context(|| format!("{}: cannot write", p.display()))?;
-                emit(&format!("{}\n", p.display()))?;
+                crate::output::emit(&format!("{}\n", p.display()))?;
             }
         }
         LatteCommand::Inventory { dir } => {
             let inv = latte::key::inventory(&dir).with_context(|| format!("{}: cannot scan", dir.display()))?;
-            emit(&format!("{}\n", serde_json::to_string_pretty(&inv)?))?;
+            crate::output::emit_json(&inv)?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -150,15 +150,6 @@ fn split_sources(file: &Path, bytes: &[u8], scan: bool, dir: &Path) -> anyhow::R
         }
     }
     Ok(())
-}
-
-/// Writes to stdout; a closed pipe (`| head`) ends the output quietly instead of panicking.
-fn emit(text: &str) -> anyhow::Result<()> {
-    use std::io::Write;
-    match std::io::stdout().lock().write_all(text.as_bytes()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => Ok(r?),
-    }
 }
 
 /// The GFDs of a container, by its layout or (`scan`) by searching for GFD magics.
