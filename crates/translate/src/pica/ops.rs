@@ -1,0 +1,344 @@
+//! Arithmetic instructions: operand fetch (swizzle, negation, relative addressing), the
+//! operations, and masked destination writes (specs/pica200-shader-isa.md "Instructions",
+//! "Relative addressing", "Floating-Point Behavior"; specs/pica200-facts.md).
+
+use naga::{BinaryOperator as B, Expression, Handle, MathFunction as M, ScalarKind, SwizzleComponent, VectorSize};
+use pica::isa::{AddrIndex, CmpOp, DstReg, Instruction, Opcode, OperandDescriptor, Operands, RelativeSource, SrcReg};
+
+use super::Gen;
+use crate::Precision;
+
+type H = Handle<Expression>;
+
+const COMPONENTS: [SwizzleComponent; 4] = [SwizzleComponent::X, SwizzleComponent::Y, SwizzleComponent::Z, SwizzleComponent::W];
+
+impl Gen<'_> {
+    /// The value of a source register before swizzle and negation. `idx` is the address register
+    /// of the instruction when this source is its relative one.
+    fn read_reg(&mut self, reg: SrcReg, idx: AddrIndex) -> H {
+        match reg {
+            SrcReg::Input(i) => {
+                let g = self.fb.global(self.abi.v);
+                let p = self.fb.at(g, i as u32);
+                self.fb.load(p)
+            }
+            SrcReg::Temp(i) => {
+                let g = self.fb.global(self.abi.r);
+                let p = self.fb.at(g, i as u32);
+                self.fb.load(p)
+            }
+            SrcReg::Const(i) if idx == AddrIndex::None => {
+                let g = self.fb.global(self.abi.uniforms);
+                let c = self.fb.at(g, 0);
+                let p = self.fb.at(c, i as u32);
+                self.fb.load(p)
+            }
+            SrcReg::Const(i) => self.read_relative(i, idx),
+        }
+    }
+
+    /// c[i + offset] as specs/pica200-shader-isa.md "Relative addressing" says: an offset outside
+    /// -128..=127 is ignored, the sum is masked with 0x7F, and indices past 95 read (1, 1, 1, 1).
+    /// The same rule is applied to aL (decision recorded in docs/pica-translate.md).
+    fn read_relative(&mut self, i: u8, idx: AddrIndex) -> H {
+        let off = match idx {
+            AddrIndex::A0x | AddrIndex::A0y => {
+                let g = self.fb.global(self.abi.a0);
+                let a = self.fb.load(g);
+                self.fb.at(a, (idx == AddrIndex::A0y) as u32)
+            }
+            _ => {
+                let g = self.fb.global(self.abi.al);
+                self.fb.load(g)
+            }
+        };
+        let lo = self.fb.i32(-128);
+        let hi = self.fb.i32(127);
+        let below = self.fb.bin(B::Less, off, lo);
+        let above = self.fb.bin(B::Greater, off, hi);
+        let out = self.fb.bin(B::LogicalOr, below, above);
+        let zero = self.fb.i32(0);
+        let off = self.fb.select(out, zero, off);
+        let base = self.fb.i32(i as i32);
+        let sum = self.fb.bin(B::Add, base, off);
+        let sum = self.fb.bitcast(sum, ScalarKind::Uint);
+        let mask = self.fb.u32(0x7F);
+        let index = self.fb.bin(B::And, sum, mask);
+        let last = self.fb.u32(95);
+        let clamped = self.fb.math2(M::Min, index, last);
+        let g = self.fb.global(self.abi.uniforms);
+        let c = self.fb.at(g, 0);
+        let p = self.fb.index(c, clamped);
+        let value = self.fb.load(p);
+        let past = self.fb.bin(B::Greater, index, last);
+        let ones = self.fb.f32x4(1.0);
+        self.fb.select(past, ones, value)
+    }
+
+    /// Source `n` (1-3) of an instruction after swizzle and negation.
+    pub(super) fn source(&mut self, inst: &Instruction, desc: OperandDescriptor, n: usize, reg: SrcReg) -> H {
+        let rel = match (inst.relative_source(), n) {
+            (Some(RelativeSource::Src1), 1) | (Some(RelativeSource::Src2), 2) | (Some(RelativeSource::Src3), 3) => {
+                match inst.operands {
+                    Operands::Arith { idx, .. } | Operands::Cmp { idx, .. } | Operands::Mad { idx, .. } => idx,
+                    _ => AddrIndex::None,
+                }
+            }
+            _ => AddrIndex::None,
+        };
+        let value = self.read_reg(reg, rel);
+        let swz = desc.swizzle(n);
+        let value = if swz == pica::isa::Swizzle::IDENTITY {
+            value
+        } else {
+            let pattern = [0, 1, 2, 3].map(|i| COMPONENTS[swz.component(i)]);
+            self.fb.expr(Expression::Swizzle { size: VectorSize::Quad, vector: value, pattern })
+        };
+        if desc.negate(n) {
+            self.fb.neg(value)
+        } else {
+            value
+        }
+    }
+
+    /// Writes the components of `value` selected by the destination mask.
+    pub(super) fn write_dst(&mut self, dst: DstReg, mask: u8, value: H) {
+        if mask & 0xF == 0 {
+            return;
+        }
+        let (g, i) = match dst {
+            DstReg::Output(i) => (self.abi.o, i),
+            DstReg::Temp(i) => (self.abi.r, i),
+        };
+        let g = self.fb.global(g);
+        let p = self.fb.at(g, i as u32);
+        if mask & 0xF == 0xF {
+            self.fb.store(p, value);
+            return;
+        }
+        let old = self.fb.load(p);
+        let comps = (0..4)
+            .map(|k| {
+                let from = if mask & (8 >> k) != 0 { value } else { old };
+                self.fb.at(from, k)
+            })
+            .collect();
+        let v = self.fb.compose(self.abi.vec4f, comps);
+        self.fb.store(p, v);
+    }
+
+    /// NaN test by bits, so no driver can fold it away: `(bits & 0x7FFFFFFF) > 0x7F800000`.
+    fn is_nan4(&mut self, x: H) -> H {
+        let bits = self.fb.bitcast(x, ScalarKind::Uint);
+        let m = self.fb.u32x4(0x7FFF_FFFF);
+        let abs = self.fb.bin(B::And, bits, m);
+        let inf = self.fb.u32x4(0x7F80_0000);
+        self.fb.bin(B::Greater, abs, inf)
+    }
+
+    /// PICA multiplication: inf * 0 = 0 (NaN * 0 stays NaN) in `compat`.
+    fn mul4(&mut self, a: H, b: H) -> H {
+        let p = self.fb.bin(B::Multiply, a, b);
+        if self.precision == Precision::Fast {
+            return p;
+        }
+        // A NaN product of two non-NaN factors is inf * 0.
+        let np = self.is_nan4(p);
+        let na = self.is_nan4(a);
+        let nb = self.is_nan4(b);
+        let nab = self.fb.bin(B::InclusiveOr, na, nb);
+        let ok = self.fb.not(nab);
+        let bad = self.fb.bin(B::And, np, ok);
+        let zero = self.fb.f32x4(0.0);
+        self.fb.select(bad, zero, p)
+    }
+
+    /// Dot product of the first `n` components, summed left to right.
+    fn dot(&mut self, a: H, b: H, n: u32, homogeneous: bool) -> H {
+        let a = if homogeneous {
+            let one = self.fb.f32(1.0);
+            let comps = vec![self.fb.at(a, 0), self.fb.at(a, 1), self.fb.at(a, 2), one];
+            self.fb.compose(self.abi.vec4f, comps)
+        } else {
+            a
+        };
+        let p = self.mul4(a, b);
+        let mut sum = self.fb.at(p, 0);
+        for k in 1..n {
+            let c = self.fb.at(p, k);
+            sum = self.fb.bin(B::Add, sum, c);
+        }
+        self.fb.splat(sum)
+    }
+
+    fn cmp(&mut self, op: CmpOp, a: H, b: H) -> H {
+        let bop = match op {
+            CmpOp::Eq => B::Equal,
+            CmpOp::Ne => B::NotEqual,
+            CmpOp::Lt => B::Less,
+            CmpOp::Le => B::LessEqual,
+            CmpOp::Gt => B::Greater,
+            CmpOp::Ge => B::GreaterEqual,
+            CmpOp::True(_) => return self.fb.bool(true),
+        };
+        self.fb.bin(bop, a, b)
+    }
+
+    /// Float to a0 register value: truncation toward zero (specs/pica200-facts.md), NaN to 0 and
+    /// a clamp so the conversion is defined on every back end (any |value| > 255 is out of the
+    /// addressing range either way).
+    fn to_addr(&mut self, x: H) -> H {
+        let lo = self.fb.f32(-1024.0);
+        let hi = self.fb.f32(1024.0);
+        let c = self.fb.math3(M::Clamp, x, lo, hi);
+        let bits = self.fb.bitcast(x, ScalarKind::Uint);
+        let m = self.fb.u32(0x7FFF_FFFF);
+        let abs = self.fb.bin(B::And, bits, m);
+        let inf = self.fb.u32(0x7F80_0000);
+        let nan = self.fb.bin(B::Greater, abs, inf);
+        let zero = self.fb.f32(0.0);
+        let c = self.fb.select(nan, zero, c);
+        self.fb.convert(c, ScalarKind::Sint)
+    }
+
+    /// Emits one arithmetic or comparison instruction. Returns false for anything else.
+    pub(super) fn arith(&mut self, inst: &Instruction) -> bool {
+        use Opcode::*;
+        let desc_of = |d: u8| OperandDescriptor(self.descriptors.get(d as usize).copied().unwrap_or(0));
+        match (inst.opcode, inst.operands) {
+            (Cmp, Operands::Cmp { src1, src2, cmp_x, cmp_y, desc, .. }) => {
+                let d = desc_of(desc);
+                let a = self.source(inst, d, 1, src1);
+                let b = self.source(inst, d, 2, src2);
+                let (ax, bx) = (self.fb.at(a, 0), self.fb.at(b, 0));
+                let (ay, by) = (self.fb.at(a, 1), self.fb.at(b, 1));
+                let x = self.cmp(cmp_x, ax, bx);
+                let y = self.cmp(cmp_y, ay, by);
+                let gx = self.fb.global(self.abi.cmp_x);
+                self.fb.store(gx, x);
+                let gy = self.fb.global(self.abi.cmp_y);
+                self.fb.store(gy, y);
+                true
+            }
+            (Mad | Madi, Operands::Mad { dst, src1, src2, src3, desc, .. }) => {
+                let d = desc_of(desc);
+                let a = self.source(inst, d, 1, src1);
+                let b = self.source(inst, d, 2, src2);
+                let c = self.source(inst, d, 3, src3);
+                let p = self.mul4(a, b);
+                let v = self.fb.bin(B::Add, p, c);
+                self.write_dst(dst, d.dest_mask(), v);
+                true
+            }
+            (op, Operands::Arith { dst, src1, src2, desc, .. }) => {
+                let d = desc_of(desc);
+                let unary = matches!(op, Ex2 | Lg2 | Litp | Flr | Rcp | Rsq | Mova | Mov);
+                let a = self.source(inst, d, 1, src1);
+                let b = if unary { a } else { self.source(inst, d, 2, src2) };
+                let v = match op {
+                    Add => self.fb.bin(B::Add, a, b),
+                    Mul => self.mul4(a, b),
+                    Dp3 => self.dot(a, b, 3, false),
+                    Dp4 => self.dot(a, b, 4, false),
+                    Dph | Dphi => self.dot(a, b, 4, true),
+                    Dst | Dsti => {
+                        let p = self.mul4(a, b);
+                        let one = self.fb.f32(1.0);
+                        let comps = vec![one, self.fb.at(p, 1), self.fb.at(a, 2), self.fb.at(b, 3)];
+                        self.fb.compose(self.abi.vec4f, comps)
+                    }
+                    Ex2 | Lg2 => {
+                        let x = self.fb.at(a, 0);
+                        let r = self.fb.math1(if op == Ex2 { M::Exp2 } else { M::Log2 }, x);
+                        self.fb.splat(r)
+                    }
+                    Rcp | Rsq => {
+                        let x = self.fb.at(a, 0);
+                        let r = if op == Rcp {
+                            let one = self.fb.f32(1.0);
+                            self.fb.bin(B::Divide, one, x)
+                        } else {
+                            self.fb.math1(M::InverseSqrt, x)
+                        };
+                        let r = if self.precision == Precision::Fast {
+                            r
+                        } else {
+                            // No -0 on the PICA: rcp(+-0) = rsq(+-0) = +inf (ISA page table).
+                            let zero = self.fb.f32(0.0);
+                            let is0 = self.fb.bin(B::Equal, x, zero);
+                            let inf = self.fb.f32_bits(0x7F80_0000);
+                            self.fb.select(is0, inf, r)
+                        };
+                        self.fb.splat(r)
+                    }
+                    Litp => {
+                        // DST = {max(x, 0), clamp(y, -127.9961, 127.9961), 0, max(w, 0)};
+                        // cmp.x = x >= 0, cmp.y = w >= 0 (ISA page, LITP).
+                        let zero = self.fb.f32(0.0);
+                        let x = self.fb.at(a, 0);
+                        let y = self.fb.at(a, 1);
+                        let w = self.fb.at(a, 3);
+                        let xgt = self.fb.bin(B::Greater, x, zero);
+                        let mx = self.fb.select(xgt, x, zero);
+                        let wgt = self.fb.bin(B::Greater, w, zero);
+                        let mw = self.fb.select(wgt, w, zero);
+                        let lim = self.fb.f32(127.9961);
+                        let nlim = self.fb.f32(-127.9961);
+                        let ylt = self.fb.bin(B::Less, y, lim);
+                        let y1 = self.fb.select(ylt, y, lim);
+                        let ygt = self.fb.bin(B::Greater, y1, nlim);
+                        let y2 = self.fb.select(ygt, y1, nlim);
+                        let cx = self.fb.bin(B::GreaterEqual, x, zero);
+                        let cw = self.fb.bin(B::GreaterEqual, w, zero);
+                        let gx = self.fb.global(self.abi.cmp_x);
+                        self.fb.store(gx, cx);
+                        let gy = self.fb.global(self.abi.cmp_y);
+                        self.fb.store(gy, cw);
+                        let zero2 = self.fb.f32(0.0);
+                        self.fb.compose(self.abi.vec4f, vec![mx, y2, zero2, mw])
+                    }
+                    Sge | Sgei | Slt | Slti => {
+                        let c = if matches!(op, Sge | Sgei) { B::GreaterEqual } else { B::Less };
+                        let t = self.fb.bin(c, a, b);
+                        let one = self.fb.f32x4(1.0);
+                        let zero = self.fb.f32x4(0.0);
+                        self.fb.select(t, one, zero)
+                    }
+                    Flr => self.fb.math1(M::Floor, a),
+                    // max(a, b) = a > b ? a : b and min(a, b) = a < b ? a : b give the ISA page's
+                    // NaN order: max(0, NaN) = NaN, max(NaN, 0) = 0, and the same for min.
+                    Max => {
+                        let t = self.fb.bin(B::Greater, a, b);
+                        self.fb.select(t, a, b)
+                    }
+                    Min => {
+                        let t = self.fb.bin(B::Less, a, b);
+                        self.fb.select(t, a, b)
+                    }
+                    Mova => {
+                        let mask = d.dest_mask();
+                        let g = self.fb.global(self.abi.a0);
+                        let old = self.fb.load(g);
+                        let mut comps = Vec::new();
+                        for k in 0..2 {
+                            if mask & (8 >> k) != 0 {
+                                let x = self.fb.at(a, k);
+                                comps.push(self.to_addr(x));
+                            } else {
+                                comps.push(self.fb.at(old, k));
+                            }
+                        }
+                        let nv = self.fb.compose(self.abi.vec2i, comps);
+                        self.fb.store(g, nv);
+                        return true;
+                    }
+                    Mov => a,
+                    _ => return false,
+                };
+                self.write_dst(dst, d.dest_mask(), v);
+                true
+            }
+            _ => false,
+        }
+    }
+}
