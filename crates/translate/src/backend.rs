@@ -103,7 +103,9 @@ fn backend_err(target: Target, e: &dyn std::error::Error) -> Error {
 pub fn spirv(module: &Module, info: &ModuleInfo, precision: Precision) -> Result<Vec<u32>, Error> {
     let options = naga::back::spv::Options {
         lang_version: (1, 3),
-        flags: naga::back::spv::WriterFlags::empty(),
+        // PointSize = 1 in vertex stages, as wgpu itself asks of naga on Vulkan: a point list
+        // drawn without it has an undefined point size.
+        flags: naga::back::spv::WriterFlags::FORCE_POINT_SIZE,
         fake_missing_bindings: true,
         force_loop_bounding: false,
         ..Default::default()

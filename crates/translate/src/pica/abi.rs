@@ -128,3 +128,57 @@ impl Abi {
         Abi { u32, bool, vec4f, vec2i, regs, uniforms, v, r, o, a0, al, cmp_x, cmp_y }
     }
 }
+
+/// Host-side contents of the uniform block, in the layout above.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UniformBlock {
+    /// c0-c95.
+    pub c: [[f32; 4]; 96],
+    /// i0-i3 (x = iteration count - 1, y = initial aL, z = aL increment; bytes).
+    pub i: [[u32; 4]; 4],
+    /// b0-b15, bit n = bn.
+    pub b: u16,
+}
+
+impl Default for UniformBlock {
+    fn default() -> Self {
+        UniformBlock { c: [[0.0; 4]; 96], i: [[0; 4]; 4], b: 0 }
+    }
+}
+
+impl UniformBlock {
+    /// The bytes to upload (std140, [`UNIFORM_SIZE`] bytes).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(UNIFORM_SIZE as usize);
+        for v in &self.c {
+            for x in v {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        for v in &self.i {
+            for x in v {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        out.extend_from_slice(&(self.b as u32).to_le_bytes());
+        out.resize(UNIFORM_SIZE as usize, 0);
+        out
+    }
+
+    /// Writes the DVLE's constants over the registers they name, as the 3DS runtime does when
+    /// it binds a program (the translation reads constants from the uniform block, never inlines
+    /// them: docs/abi.md).
+    pub fn apply_constants(&mut self, dvle: &pica::shbin::Dvle) {
+        use pica::shbin::Constant;
+        for k in &dvle.constants {
+            match *k {
+                Constant::Bool { reg, value } if reg < 16 => {
+                    self.b = (self.b & !(1 << reg)) | ((value as u16) << reg);
+                }
+                Constant::Int { reg, value } if reg < 4 => self.i[reg as usize] = value.map(u32::from),
+                Constant::Float { reg, value } if reg < 96 => self.c[reg as usize] = value.map(|f| f.to_f32()),
+                _ => {}
+            }
+        }
+    }
+}

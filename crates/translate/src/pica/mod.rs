@@ -13,7 +13,7 @@ mod flow;
 mod gs;
 mod ops;
 
-pub use abi::{REGS, UNIFORM_B_OFFSET, UNIFORM_I_OFFSET, UNIFORM_SIZE};
+pub use abi::{UniformBlock, REGS, UNIFORM_B_OFFSET, UNIFORM_I_OFFSET, UNIFORM_SIZE};
 pub use flow::{CALL_DEPTH, IF_DEPTH, LOOP_DEPTH, MAX_STEPS};
 pub use gs::{GS_MAX_PRIMS, GS_PRIM_VEC4S, GS_STRIDE};
 
