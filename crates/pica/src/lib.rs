@@ -3,6 +3,10 @@
 //!
 //! Knows nothing of any shader IR: the translate crate builds on these types.
 
+pub mod asm;
+pub mod disasm;
 pub mod float24;
+pub mod interp;
 pub mod isa;
 pub mod shbin;
+pub mod smith;

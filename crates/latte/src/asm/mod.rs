@@ -1,0 +1,10 @@
+//! The assembler: program text (decaf-emu latte-assembler syntax) to microcode, and `.vsh` /
+//! `.psh` sources with their `; $KEY = value` header directives to GFD files.
+
+pub mod header;
+pub(crate) mod lex;
+pub mod program;
+pub mod regs;
+
+pub use header::{assemble_gfd, assemble_gfd_as, Flavor};
+pub use program::{assemble, Assembled};

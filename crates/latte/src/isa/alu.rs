@@ -1,0 +1,206 @@
+//! ALU instructions: ALU_WORD0 and ALU_WORD1 in its OP2 and OP3 forms
+//! (latte-semantics-facts.md §1.7-§1.13).
+
+use super::table::{self, AluOp, Slots};
+use super::{bit, bits, flag, put};
+
+/// Source selector values (§1.8).
+pub mod sel {
+    /// First kcache set 0 constant.
+    pub const KCACHE0: u16 = 128;
+    /// First kcache set 1 constant.
+    pub const KCACHE1: u16 = 160;
+    pub const ZERO: u16 = 248;
+    pub const ONE: u16 = 249;
+    pub const ONE_INT: u16 = 250;
+    pub const MINUS_ONE_INT: u16 = 251;
+    pub const HALF: u16 = 252;
+    pub const LITERAL: u16 = 253;
+    pub const PV: u16 = 254;
+    pub const PS: u16 = 255;
+    /// First entry of the ALU constant file (uniform-register mode).
+    pub const CFILE: u16 = 256;
+}
+
+/// One source operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct AluSrc {
+    /// 9-bit selector (§1.8).
+    pub sel: u16,
+    pub rel: bool,
+    pub chan: u8,
+    pub neg: bool,
+}
+
+/// The OP2 part of word 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Op2 {
+    /// 11-bit ALU_INST (bits 17:7; its top three bits are ENCODING and are 0).
+    pub op: u16,
+    pub abs: [bool; 2],
+    pub update_exec_mask: bool,
+    pub update_pred: bool,
+    pub write_mask: bool,
+    /// 0 off, 1 ×2, 2 ×4, 3 ÷2.
+    pub omod: u8,
+}
+
+/// The OP3 part of word 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Op3 {
+    /// 5-bit ALU_INST (bits 17:13; includes the non-zero ENCODING).
+    pub op: u16,
+    pub src2: AluSrc,
+}
+
+/// OP2 or OP3.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AluKind {
+    Op2(Op2),
+    Op3(Op3),
+}
+
+/// One ALU instruction (one 64-bit slot).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AluInst {
+    pub src0: AluSrc,
+    pub src1: AluSrc,
+    pub index_mode: u8,
+    pub pred_sel: u8,
+    pub last: bool,
+    pub bank_swizzle: u8,
+    pub dst_gpr: u8,
+    pub dst_rel: bool,
+    pub dst_chan: u8,
+    pub clamp: bool,
+    pub kind: AluKind,
+}
+
+impl AluInst {
+    /// Decodes (word0, word1). OP3 when ENCODING (bits 17:15) is non-zero (§1.7).
+    pub fn decode(w0: u32, w1: u32) -> AluInst {
+        let src = |lo: u32| AluSrc {
+            sel: bits(w0, lo, 9) as u16,
+            rel: bit(w0, lo + 9),
+            chan: bits(w0, lo + 10, 2) as u8,
+            neg: bit(w0, lo + 12),
+        };
+        let kind = if bits(w1, 15, 3) != 0 {
+            AluKind::Op3(Op3 {
+                op: bits(w1, 13, 5) as u16,
+                src2: AluSrc { sel: bits(w1, 0, 9) as u16, rel: bit(w1, 9), chan: bits(w1, 10, 2) as u8, neg: bit(w1, 12) },
+            })
+        } else {
+            AluKind::Op2(Op2 {
+                op: bits(w1, 7, 11) as u16,
+                abs: [bit(w1, 0), bit(w1, 1)],
+                update_exec_mask: bit(w1, 2),
+                update_pred: bit(w1, 3),
+                write_mask: bit(w1, 4),
+                omod: bits(w1, 5, 2) as u8,
+            })
+        };
+        AluInst {
+            src0: src(0),
+            src1: src(13),
+            index_mode: bits(w0, 26, 3) as u8,
+            pred_sel: bits(w0, 29, 2) as u8,
+            last: bit(w0, 31),
+            bank_swizzle: bits(w1, 18, 3) as u8,
+            dst_gpr: bits(w1, 21, 7) as u8,
+            dst_rel: bit(w1, 28),
+            dst_chan: bits(w1, 29, 2) as u8,
+            clamp: bit(w1, 31),
+            kind,
+        }
+    }
+
+    /// Encodes back to (word0, word1).
+    pub fn encode(&self) -> (u32, u32) {
+        let src = |s: &AluSrc, lo: u32| put(s.sel as u32, lo, 9) | flag(s.rel, lo + 9) | put(s.chan as u32, lo + 10, 2) | flag(s.neg, lo + 12);
+        let w0 = src(&self.src0, 0) | src(&self.src1, 13) | put(self.index_mode as u32, 26, 3)
+            | put(self.pred_sel as u32, 29, 2) | flag(self.last, 31);
+        let mut w1 = put(self.bank_swizzle as u32, 18, 3) | put(self.dst_gpr as u32, 21, 7) | flag(self.dst_rel, 28)
+            | put(self.dst_chan as u32, 29, 2) | flag(self.clamp, 31);
+        match &self.kind {
+            AluKind::Op2(o) => {
+                w1 |= flag(o.abs[0], 0) | flag(o.abs[1], 1) | flag(o.update_exec_mask, 2) | flag(o.update_pred, 3)
+                    | flag(o.write_mask, 4) | put(o.omod as u32, 5, 2) | put(o.op as u32, 7, 11);
+            }
+            AluKind::Op3(o) => {
+                w1 |= src(&o.src2, 0) | put(o.op as u32, 13, 5);
+            }
+        }
+        (w0, w1)
+    }
+
+    /// The table row of this opcode, if it has one.
+    pub fn op_info(&self) -> Option<&'static AluOp> {
+        match &self.kind {
+            AluKind::Op2(o) => table::alu_op2(o.op),
+            AluKind::Op3(o) => table::alu_op3(o.op),
+        }
+    }
+
+    /// Mnemonic (`OP2_0x7A` / `OP3_0x05` for codes without a name).
+    pub fn name(&self) -> String {
+        match (&self.kind, self.op_info()) {
+            (_, Some(i)) => i.name.to_string(),
+            (AluKind::Op2(o), None) => format!("OP2_0x{:02X}", o.op),
+            (AluKind::Op3(o), None) => format!("OP3_0x{:02X}", o.op),
+        }
+    }
+
+    /// Number of sources the instruction reads (unknown opcodes: 2 for OP2, 3 for OP3).
+    pub fn src_count(&self) -> usize {
+        match (&self.kind, self.op_info()) {
+            (_, Some(i)) => i.srcs as usize,
+            (AluKind::Op2(_), None) => 2,
+            (AluKind::Op3(_), None) => 3,
+        }
+    }
+
+    /// The slot restriction of the opcode.
+    pub fn slots(&self) -> Slots {
+        self.op_info().map_or(Slots::Any, |i| i.slots)
+    }
+
+    /// Sources as a slice-like array (src2 is only meaningful for OP3).
+    pub fn srcs(&self) -> [AluSrc; 3] {
+        let s2 = match &self.kind {
+            AluKind::Op3(o) => o.src2,
+            AluKind::Op2(_) => AluSrc::default(),
+        };
+        [self.src0, self.src1, s2]
+    }
+
+    /// Whether the instruction writes its GPR (OP3 always writes).
+    pub fn writes_gpr(&self) -> bool {
+        match &self.kind {
+            AluKind::Op2(o) => o.write_mask,
+            AluKind::Op3(_) => true,
+        }
+    }
+}
+
+/// Assigns slots to the instructions of one group, in encoding order (§2.1): trans-only ops go
+/// to t, vector-only ops to their DST_CHAN, other ops to DST_CHAN if free, else t. Slot 4 is t.
+/// Returns `None` when two instructions need the same slot.
+pub fn assign_slots(insts: &[AluInst]) -> Option<Vec<u8>> {
+    let mut used = [false; 5];
+    let mut out = Vec::with_capacity(insts.len());
+    for i in insts {
+        let c = i.dst_chan as usize;
+        let slot = match i.slots() {
+            Slots::Trans => 4,
+            Slots::Vector | Slots::Quad => c,
+            Slots::Any => if used[c] { 4 } else { c },
+        };
+        if used[slot] {
+            return None;
+        }
+        used[slot] = true;
+        out.push(slot as u8);
+    }
+    Some(out)
+}

@@ -1,0 +1,318 @@
+//! One instruction as picasso source (picasso Manual.md "Supported Instructions").
+//!
+//! The printer writes raw registers (`v0`, `r3`, `c12`, `o1`), every swizzle and mask the operand
+//! descriptor holds, and the names of procedures and labels it is given. It refuses (with the
+//! reason) any word that picasso cannot produce from source, so that what it prints always
+//! assembles back to the same word.
+
+use crate::isa::{
+    mask_name, AddrIndex, CmpOp, CondOp, Condition, DstReg, Format, Instruction, Opcode, OperandDescriptor, Operands,
+    SrcReg, Swizzle,
+};
+
+/// Why a word cannot be printed as picasso source.
+pub(crate) type Problem = String;
+
+/// Names the printer needs for flow-control targets.
+pub(crate) trait Targets {
+    /// The procedure that starts at `dst` and is `num` words long.
+    fn proc_name(&self, dst: u32, num: u32) -> Option<&str>;
+    /// The label at `dst`.
+    fn label_name(&self, dst: u32) -> Option<&str>;
+}
+
+/// A swizzle as picasso reads it: trailing repeats dropped (picasso repeats the last component),
+/// nothing at all for the identity.
+pub(crate) fn swizzle_suffix(s: Swizzle) -> String {
+    let mut text = s.to_string();
+    while text.len() > 1 && text.as_bytes()[text.len() - 1] == text.as_bytes()[text.len() - 2] {
+        text.pop();
+    }
+    if text == "xyzw" {
+        String::new()
+    } else {
+        format!(".{text}")
+    }
+}
+
+/// A destination mask (bit 3 = x): nothing for all four components.
+fn mask_suffix(mask: u8) -> Result<String, Problem> {
+    match mask & 0xF {
+        0 => Err("empty destination mask (picasso writes at least one component)".into()),
+        0xF => Ok(String::new()),
+        m => Ok(format!(".{}", mask_name(m))),
+    }
+}
+
+fn index_suffix(idx: AddrIndex) -> String {
+    idx.name().map(|n| format!("[{n}]")).unwrap_or_default()
+}
+
+fn source(reg: SrcReg, desc: OperandDescriptor, n: usize, idx: AddrIndex) -> String {
+    let neg = if desc.negate(n) { "-" } else { "" };
+    format!("{neg}{reg}{}{}", index_suffix(idx), swizzle_suffix(desc.swizzle(n)))
+}
+
+/// `cmp.x`, `!cmp.y && cmp.x`, ...: picasso starts from REFX = REFY = 1 and clears a reference
+/// bit for each `!`; a single-flag condition leaves the other reference bit set.
+pub(crate) fn condition_text(c: Condition) -> Result<String, Problem> {
+    let x = if c.refx { "cmp.x" } else { "!cmp.x" };
+    let y = if c.refy { "cmp.y" } else { "!cmp.y" };
+    match c.op {
+        CondOp::Or => Ok(format!("{x} || {y}")),
+        CondOp::And => Ok(format!("{x} && {y}")),
+        CondOp::X if c.refy => Ok(x.to_string()),
+        CondOp::Y if c.refx => Ok(y.to_string()),
+        _ => Err("condition tests one flag but keeps a cleared reference bit for the other".into()),
+    }
+}
+
+fn cmp_name(op: CmpOp) -> Result<&'static str, Problem> {
+    match op {
+        CmpOp::True(r) => Err(format!("comparison operator {r} (picasso 2.5 removed 6 and 7)")),
+        op => Ok(op.name()),
+    }
+}
+
+fn is_input(reg: SrcReg) -> Option<u8> {
+    match reg {
+        SrcReg::Input(i) => Some(i),
+        _ => None,
+    }
+}
+
+/// picasso rejects two different input registers in one instruction (hardware erratum).
+fn check_inputs(regs: &[SrcReg]) -> Result<(), Problem> {
+    let inputs: Vec<u8> = regs.iter().filter_map(|&r| is_input(r)).collect();
+    if inputs.windows(2).any(|w| w[0] != w[1]) || (inputs.len() == 3 && inputs[0] != inputs[2]) {
+        return Err("reads two different input registers, which picasso rejects".into());
+    }
+    Ok(())
+}
+
+fn descriptor(descs: &[[u32; 2]], desc: u8) -> Result<OperandDescriptor, Problem> {
+    descs
+        .get(desc as usize)
+        .map(|d| OperandDescriptor(d[0]))
+        .ok_or_else(|| format!("operand descriptor {desc} is past the table ({} entries)", descs.len()))
+}
+
+fn base_mnemonic(op: Opcode) -> &'static str {
+    match op {
+        Opcode::Dphi => "dph",
+        Opcode::Dsti => "dst",
+        Opcode::Sgei => "sge",
+        Opcode::Slti => "slt",
+        Opcode::Madi => "mad",
+        other => other.mnemonic().unwrap_or("?"),
+    }
+}
+
+fn proc_target(targets: &dyn Targets, dst: u16, num: u8) -> Result<&str, Problem> {
+    targets
+        .proc_name(dst as u32, num as u32)
+        .ok_or_else(|| format!("no procedure at {dst} with size {num}"))
+}
+
+fn label_target(targets: &dyn Targets, dst: u16) -> Result<&str, Problem> {
+    targets.label_name(dst as u32).ok_or_else(|| format!("no label at {dst}"))
+}
+
+/// The source line of one instruction (without indentation).
+///
+/// IFU, IFC and LOOP print only their head (`ifc cmp.x`, `for i0`): their targets are the block
+/// structure, which the caller checks and prints.
+///
+/// `max_output` is the first output register the file may not name (7 in geometry shaders,
+/// whose o7-o15 picasso rejects).
+pub(crate) fn instruction_text(
+    ins: &Instruction,
+    descs: &[[u32; 2]],
+    targets: &dyn Targets,
+    max_output: u8,
+) -> Result<String, Problem> {
+    let Some(mnemonic) = ins.opcode.mnemonic() else {
+        return Err(format!("unknown opcode {:#04x}", ins.opcode.first_bits6()));
+    };
+    if let Operands::Arith { dst: DstReg::Output(o), .. } | Operands::Mad { dst: DstReg::Output(o), .. } = ins.operands {
+        if o >= max_output && ins.opcode != Opcode::Mova {
+            return Err(format!("writes o{o}, past the o0-o{} picasso allows in this shader", max_output - 1));
+        }
+    }
+    if ins.extra != 0 {
+        return Err(format!("bits {:#010x} outside every field of {mnemonic}", ins.extra));
+    }
+    let format = ins.opcode.format();
+    match (format, ins.operands) {
+        (Some(Format::F1), Operands::Arith { dst, src1, src2, idx, desc }) => {
+            let d = descriptor(descs, desc)?;
+            check_inputs(&[src1, src2])?;
+            Ok(format!(
+                "{mnemonic} {dst}{}, {}, {}",
+                mask_suffix(d.dest_mask())?,
+                source(src1, d, 1, idx),
+                source(src2, d, 2, AddrIndex::None)
+            ))
+        }
+        (Some(Format::F1i), Operands::Arith { dst, src1, src2, idx, desc }) => {
+            // picasso picks the inverted form only when SRC2 is a float uniform.
+            if !matches!(src2, SrcReg::Const(_)) {
+                return Err(format!("{mnemonic} with a non-uniform SRC2 (picasso chooses the plain form)"));
+            }
+            let d = descriptor(descs, desc)?;
+            check_inputs(&[src1, src2])?;
+            Ok(format!(
+                "{} {dst}{}, {}, {}",
+                base_mnemonic(ins.opcode),
+                mask_suffix(d.dest_mask())?,
+                source(src1, d, 1, AddrIndex::None),
+                source(src2, d, 2, idx)
+            ))
+        }
+        (Some(Format::F1u), Operands::Arith { dst, src1, src2, idx, desc }) => {
+            if src2.raw() != 0 {
+                return Err(format!("unused SRC2 bits hold {:#x}", src2.raw()));
+            }
+            let d = descriptor(descs, desc)?;
+            if ins.opcode == Opcode::Mova {
+                if dst != DstReg::Output(0) {
+                    return Err(format!("mova with destination field {dst} (picasso writes 0)"));
+                }
+                let target = match d.dest_mask() {
+                    8 => "a0.x",
+                    4 => "a0.y",
+                    12 => "a0.xy",
+                    m => return Err(format!("mova with mask {m:#x} (only x and y exist)")),
+                };
+                return Ok(format!("mova {target}, {}", source(src1, d, 1, idx)));
+            }
+            Ok(format!("{mnemonic} {dst}{}, {}", mask_suffix(d.dest_mask())?, source(src1, d, 1, idx)))
+        }
+        (Some(Format::F1c), Operands::Cmp { src1, src2, idx, cmp_x, cmp_y, desc }) => {
+            let d = descriptor(descs, desc)?;
+            Ok(format!(
+                "cmp {}, {}, {}, {}",
+                source(src1, d, 1, idx),
+                cmp_name(cmp_x)?,
+                cmp_name(cmp_y)?,
+                source(src2, d, 2, AddrIndex::None)
+            ))
+        }
+        (Some(Format::F5 | Format::F5i), Operands::Mad { dst, src1, src2, src3, idx, desc }) => {
+            let inverted = ins.opcode == Opcode::Madi;
+            // picasso's choice (format5): MADI when SRC2 is narrow and SRC3 is a uniform or
+            // indexed while SRC2 is not.
+            if inverted && !matches!(src3, SrcReg::Const(_)) && idx == AddrIndex::None {
+                return Err("madi with a non-uniform, unindexed SRC3 (picasso chooses mad)".into());
+            }
+            let d = descriptor(descs, desc)?;
+            check_inputs(&[src1, src2, src3])?;
+            let (i2, i3) = if inverted { (AddrIndex::None, idx) } else { (idx, AddrIndex::None) };
+            Ok(format!(
+                "mad {dst}{}, {}, {}, {}",
+                mask_suffix(d.dest_mask())?,
+                source(src1, d, 1, AddrIndex::None),
+                source(src2, d, 2, i2),
+                source(src3, d, 3, i3)
+            ))
+        }
+        (Some(Format::F0), Operands::None) => Ok(mnemonic.to_string()),
+        (Some(Format::F2), Operands::Flow { dst, num, cond }) => match ins.opcode {
+            Opcode::Breakc if dst == 0 && num == 0 => Ok(format!("breakc {}", condition_text(cond)?)),
+            Opcode::Breakc => Err(format!("breakc with target {dst} and count {num} (picasso writes 0)")),
+            Opcode::Call if cond == Condition { op: CondOp::Or, refx: false, refy: false } => {
+                Ok(format!("call {}", proc_target(targets, dst, num)?))
+            }
+            Opcode::Call => Err("call with condition bits set".into()),
+            Opcode::Callc => Ok(format!("callc {}, {}", condition_text(cond)?, proc_target(targets, dst, num)?)),
+            Opcode::Ifc => Ok(format!("ifc {}", condition_text(cond)?)),
+            Opcode::Jmpc if num == 0 => Ok(format!("jmpc {}, {}", condition_text(cond)?, label_target(targets, dst)?)),
+            Opcode::Jmpc => Err(format!("jmpc with count {num} (picasso writes 0)")),
+            _ => Err(format!("{mnemonic}: unexpected operands")),
+        },
+        (Some(Format::F3), Operands::Uniform { dst, num, id }) => match ins.opcode {
+            Opcode::Callu => Ok(format!("callu b{id}, {}", proc_target(targets, dst, num)?)),
+            Opcode::Ifu => Ok(format!("ifu b{id}")),
+            Opcode::Jmpu if num <= 1 => {
+                let not = if num == 1 { "!" } else { "" };
+                Ok(format!("jmpu {not}b{id}, {}", label_target(targets, dst)?))
+            }
+            Opcode::Jmpu => Err(format!("jmpu with count {num} (picasso writes 0 or 1)")),
+            Opcode::Loop if id <= 3 && num == 0 => Ok(format!("for i{id}")),
+            Opcode::Loop if id > 3 => Err(format!("loop on integer uniform i{id} (only i0-i3 exist)")),
+            Opcode::Loop => Err(format!("loop with count {num} (picasso writes 0)")),
+            _ => Err(format!("{mnemonic}: unexpected operands")),
+        },
+        (Some(Format::F4), Operands::SetEmit { vertex, winding, primitive }) => {
+            if vertex > 2 {
+                return Err(format!("setemit vertex {vertex} (picasso accepts 0-2)"));
+            }
+            let flags = match (primitive, winding) {
+                (false, false) => "",
+                (true, false) => ", prim",
+                (false, true) => ", inv",
+                (true, true) => ", prim inv",
+            };
+            Ok(format!("setemit {vertex}{flags}"))
+        }
+        _ => Err(format!("{mnemonic}: operands of the wrong format")),
+    }
+}
+
+/// A comment line that keeps an instruction picasso cannot express, with its raw word.
+pub(crate) fn raw_comment(word: u32, problem: &str) -> String {
+    format!("; raw {word:#010x}: {problem}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct NoTargets;
+    impl Targets for NoTargets {
+        fn proc_name(&self, _: u32, _: u32) -> Option<&str> {
+            None
+        }
+        fn label_name(&self, _: u32) -> Option<&str> {
+            None
+        }
+    }
+
+    #[test]
+    fn swizzles_drop_trailing_repeats() {
+        assert_eq!(swizzle_suffix(Swizzle::IDENTITY), "");
+        assert_eq!(swizzle_suffix(Swizzle(0x00)), ".x");
+        assert_eq!(swizzle_suffix(Swizzle(0x55)), ".y");
+        assert_eq!(swizzle_suffix(Swizzle::from_components([0, 1, 2, 2])), ".xyz");
+        assert_eq!(swizzle_suffix(Swizzle::from_components([3, 2, 1, 0])), ".wzyx");
+    }
+
+    #[test]
+    fn conditions_follow_picasso_reference_bits() {
+        let c = |op, refx, refy| condition_text(Condition { op, refx, refy });
+        assert_eq!(c(CondOp::X, true, true).unwrap(), "cmp.x");
+        assert_eq!(c(CondOp::Y, true, false).unwrap(), "!cmp.y");
+        assert_eq!(c(CondOp::And, false, true).unwrap(), "!cmp.x && cmp.y");
+        assert!(c(CondOp::X, true, false).is_err());
+    }
+
+    #[test]
+    fn prints_arithmetic_with_descriptor() {
+        // mad r0.xy, v0, c1.x, r2 with descriptor 0
+        let desc = OperandDescriptor::new(0b1100, &[(false, Swizzle::IDENTITY), (false, Swizzle(0)), (true, Swizzle::IDENTITY)]);
+        let word = 0x38u32 << 26 | 0x10 << 24 | 0x00 << 17 | 0x21 << 10 | 0x12 << 5;
+        let text = instruction_text(&Instruction::decode(word), &[[desc.0, 0]], &NoTargets, 16).unwrap();
+        assert_eq!(text, "mad r0.xy, v0, c1.x, -r2");
+    }
+
+    #[test]
+    fn refuses_what_picasso_cannot_write() {
+        let unknown = Instruction::decode(0x10 << 26);
+        assert!(instruction_text(&unknown, &[], &NoTargets, 16).unwrap_err().contains("unknown opcode"));
+        // add r0, v0, v1: two different inputs
+        let word = 0x10 << 21 | 0x01 << 7;
+        assert!(instruction_text(&Instruction::decode(word), &[[0x1B_F, 0]], &NoTargets, 16).is_err());
+        // descriptor past the table
+        assert!(instruction_text(&Instruction::decode(0x10 << 21 | 5), &[], &NoTargets, 16).is_err());
+    }
+}
