@@ -120,8 +120,9 @@ fn special_cases_of_the_isa_page_in_compat() {
     p.op2(Opcode::Dp4, o(6), v(0), v(1));
     p.op2(Opcode::Rcp, o(7), v(5), v(5));
     p.op2(Opcode::Rsq, o(8), v(5), v(5));
+    p.op2(Opcode::Max, o(9), v(6), v(7));
     p.end();
-    let shbin = p.shbin(&[1, 2, 3, 4, 5, 6, 7, 8]);
+    let shbin = p.shbin(&[1, 2, 3, 4, 5, 6, 7, 8, 9]);
     let mut regs = [[0.0f32; 4]; 16];
     regs[0] = [INF, 0.0, f32::NAN, 2.0];
     regs[1] = [0.0, -INF, 0.0, 3.0];
@@ -129,6 +130,8 @@ fn special_cases_of_the_isa_page_in_compat() {
     regs[3] = [0.0, f32::NAN, 0.0, -INF];
     regs[4] = [f32::NAN, 0.0, INF, INF];
     regs[5] = [INF, 0.0, 0.0, 0.0];
+    regs[6] = [0.0; 4];
+    regs[7] = [-INF; 4];
     let out = run(&gpu, &shbin, Precision::Compat, &UniformBlock::default(), &[regs]);
     let o = &out[0];
     // inf * 0 = 0; NaN * 0 = NaN (ISA page, Floating-Point Behavior).
@@ -142,6 +145,8 @@ fn special_cases_of_the_isa_page_in_compat() {
     assert!(o[6].iter().all(|x| x.is_nan()), "dp4 {:?}", o[6]);
     assert_vec(o[7], [0.0; 4], "rcp(+inf)");
     assert_vec(o[8], [0.0; 4], "rsq(+inf)");
+    // max(0, -inf) = -inf (the ISA page's table, which pica::interp follows).
+    assert_vec(o[9], [-INF; 4], "max(0, -inf)");
 }
 
 #[test]

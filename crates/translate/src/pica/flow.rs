@@ -8,7 +8,8 @@
 //!   with its top entry; the IF and LOOP stacks pop at most one entry per instruction, the CALL
 //!   stack pops while it matches, and its fourth pop in a row does not update its copy;
 //! - the updated copy with the highest priority wins: LOOP, IF, CALL, JMP, then the plain PC;
-//! - a jump takes effect only when no stack matched;
+//! - a jump (JMPC/JMPU, a CALL's target, a false IF's else, BREAK) takes effect only when no
+//!   stack matched;
 //! - a stack overflow discards the oldest entry (ring buffers of 8 IF, 4 LOOP and 4 CALL entries).
 //!
 //! Every program terminates: the loop runs at most [`MAX_STEPS`] instructions, the same bound as
@@ -23,7 +24,7 @@ use crate::builder::array;
 type H = Handle<Expression>;
 
 /// Instructions executed at most per invocation; a program still running then stops.
-pub const MAX_STEPS: u32 = 1 << 16;
+pub const MAX_STEPS: u32 = pica::interp::DEFAULT_STEP_LIMIT as u32;
 /// Depth of the IF stack.
 pub const IF_DEPTH: u32 = 8;
 /// Depth of the LOOP stack.
@@ -130,6 +131,20 @@ impl Gen<'_> {
         self.fb.bin(B::NotEqual, n, zero)
     }
 
+    /// After a LOOP entry is popped: aL is the enclosing loop's counter, if there is one; else it
+    /// keeps its value ("aL stays readable after the loop ends").
+    fn restore_al(&mut self, loops: &Stack) {
+        let ne = self.nonempty(loops);
+        self.fb.open();
+        let top = self.peek(loops);
+        let own = self.field(loops, 4, top);
+        let own = self.fb.bitcast(own, naga::ScalarKind::Sint);
+        let al = self.fb.global(self.abi.al);
+        self.fb.store(al, own);
+        let body = self.fb.close();
+        self.fb.stmt(Statement::If { condition: ne, accept: body, reject: Default::default() });
+    }
+
     /// The condition of a format-2 instruction on cmp.x / cmp.y.
     pub(super) fn condition(&mut self, c: Condition) -> H {
         let gx = self.fb.global(self.abi.cmp_x);
@@ -199,7 +214,7 @@ impl Gen<'_> {
             done: self.fb.local("done", b, Some(f)),
             steps: self.fb.local("steps", u, Some(zero)),
             ifs: self.new_stack("if", 2, IF_DEPTH),
-            loops: self.new_stack("loop", 4, LOOP_DEPTH),
+            loops: self.new_stack("loop", 5, LOOP_DEPTH),
             calls: self.new_stack("call", 2, CALL_DEPTH),
         };
 
@@ -253,6 +268,8 @@ impl Gen<'_> {
                 self.fb.store(d.done, t);
             }
             (Ifu | Ifc, Operands::Flow { dst, num, .. } | Operands::Uniform { dst, num, .. }) => {
+                // True: run to DST, then go to DST+NUM (an IF entry). False: jump to DST (a
+                // JMP-priority update; the else block runs into DST+NUM by itself).
                 let cond = self.flow_condition(&inst);
                 let (dst, num) = (dst as u32, num as u32);
                 self.fb.open();
@@ -261,10 +278,8 @@ impl Gen<'_> {
                 self.push(&d.ifs, &[e, t]);
                 let accept = self.fb.close();
                 self.fb.open();
-                let e = self.fb.u32(dst + num);
-                self.push(&d.ifs, &[e, e]);
                 let to = self.fb.u32(dst);
-                self.fb.store(d.nxt, to);
+                self.fb.store(d.jmp, to);
                 let reject = self.fb.close();
                 self.fb.stmt(Statement::If { condition: cond, accept, reject });
             }
@@ -280,7 +295,8 @@ impl Gen<'_> {
                 let z = self.fb.bin(B::And, z, ff);
                 let end = self.fb.u32(dst as u32 + 1);
                 let start = self.fb.u32(k + 1);
-                self.push(&d.loops, &[end, start, x, z]);
+                // Each loop keeps its own counter (field 4), restored when an inner loop ends.
+                self.push(&d.loops, &[end, start, x, z, y]);
                 let y = self.fb.bitcast(y, naga::ScalarKind::Sint);
                 let al = self.fb.global(self.abi.al);
                 self.fb.store(al, y);
@@ -291,8 +307,9 @@ impl Gen<'_> {
                 let e = self.fb.u32(dst as u32 + num as u32);
                 let r = self.fb.u32(k + 1);
                 self.push(&d.calls, &[e, r]);
+                // The call target is a JMP-priority update: a stack popping at pc+1 wins.
                 let to = self.fb.u32(dst as u32);
-                self.fb.store(d.nxt, to);
+                self.fb.store(d.jmp, to);
                 let accept = self.fb.close();
                 self.fb.stmt(Statement::If { condition: cond, accept, reject: Default::default() });
             }
@@ -313,7 +330,8 @@ impl Gen<'_> {
                 let top = self.peek(&d.loops);
                 let end = self.field(&d.loops, 0, top);
                 self.pop(&d.loops, top);
-                self.fb.store(d.nxt, end);
+                self.restore_al(&d.loops);
+                self.fb.store(d.jmp, end);
                 let accept = self.fb.close();
                 self.fb.open();
                 let t = self.fb.bool(true);
@@ -379,15 +397,21 @@ impl Gen<'_> {
         let t = self.fb.bool(true);
         self.fb.store(l_hit, t);
         // aL += increment, then another iteration or out.
+        // The entry's counter grows by its step (wrapping, as u32 bits) and becomes aL.
         let inc = self.field(&d.loops, 3, top);
-        let inc = self.fb.bitcast(inc, naga::ScalarKind::Sint);
+        let own = self.field(&d.loops, 4, top);
+        let own = self.fb.bin(B::Add, own, inc);
+        let p = self.fb.index(d.loops.fields[4], top);
+        self.fb.store(p, own);
+        let own = self.fb.bitcast(own, naga::ScalarKind::Sint);
         let al = self.fb.global(self.abi.al);
-        self.fb.add_assign(al, inc);
+        self.fb.store(al, own);
         let cnt = self.field(&d.loops, 2, top);
         let zero = self.fb.u32(0);
         let last = self.fb.bin(B::Equal, cnt, zero);
         self.fb.open();
         self.pop(&d.loops, top);
+        self.restore_al(&d.loops);
         let accept = self.fb.close();
         self.fb.open();
         let one = self.fb.u32(1);

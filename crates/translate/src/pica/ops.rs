@@ -272,18 +272,19 @@ impl Gen<'_> {
                         self.fb.splat(r)
                     }
                     Litp => {
-                        // DST = {max(x, 0), clamp(y, -127.9961, 127.9961), 0, max(w, 0)};
+                        // DST = {max(x, 0), clamp(y, -127.99609375, 127.99609375), 0, max(w, 0)};
                         // cmp.x = x >= 0, cmp.y = w >= 0 (ISA page, LITP).
                         let zero = self.fb.f32(0.0);
                         let x = self.fb.at(a, 0);
                         let y = self.fb.at(a, 1);
                         let w = self.fb.at(a, 3);
+                        // max(v, 0) with the MAX rule (the second operand 0 is never -inf).
                         let xgt = self.fb.bin(B::Greater, x, zero);
                         let mx = self.fb.select(xgt, x, zero);
                         let wgt = self.fb.bin(B::Greater, w, zero);
                         let mw = self.fb.select(wgt, w, zero);
-                        let lim = self.fb.f32(127.9961);
-                        let nlim = self.fb.f32(-127.9961);
+                        let lim = self.fb.f32(pica::interp::f24ops::LITP_CLAMP);
+                        let nlim = self.fb.f32(-pica::interp::f24ops::LITP_CLAMP);
                         let ylt = self.fb.bin(B::Less, y, lim);
                         let y1 = self.fb.select(ylt, y, lim);
                         let ygt = self.fb.bin(B::Greater, y1, nlim);
@@ -307,8 +308,14 @@ impl Gen<'_> {
                     Flr => self.fb.math1(M::Floor, a),
                     // max(a, b) = a > b ? a : b and min(a, b) = a < b ? a : b give the ISA page's
                     // NaN order: max(0, NaN) = NaN, max(NaN, 0) = 0, and the same for min.
+                    // The ISA table's max(0, -inf) = -inf: a -inf second operand is returned
+                    // (pica::interp::f24ops::max, specs/pica200-facts.md open question).
                     Max => {
                         let t = self.fb.bin(B::Greater, a, b);
+                        let ninf = self.fb.f32_bits(0xFF80_0000);
+                        let ninf = self.fb.splat(ninf);
+                        let not_ninf = self.fb.bin(B::NotEqual, b, ninf);
+                        let t = self.fb.bin(B::And, t, not_ninf);
                         self.fb.select(t, a, b)
                     }
                     Min => {
