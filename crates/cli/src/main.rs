@@ -12,6 +12,8 @@ mod gx;
 mod inspect;
 mod latte;
 mod pica;
+mod translate;
+mod verify;
 
 #[derive(Parser)]
 #[command(name = "shaderport", version, about = "Nintendo GPU programs to portable shaders, and the machine tools around them")]
@@ -32,6 +34,10 @@ enum Command {
     Inspect(inspect::InspectArgs),
     /// Run the main job on the samples built into the binary.
     Demo(demo::DemoArgs),
+    /// Translate a PICA200 shader (SHBIN) to SPIR-V, GLSL, MSL, HLSL or WGSL.
+    Translate(translate::TranslateArgs),
+    /// Run a translated shader on the Vulkan device against the reference interpreter.
+    Verify(verify::VerifyArgs),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +48,8 @@ fn main() -> ExitCode {
         Command::Gx(args) => gx::run(args),
         Command::Inspect(args) => inspect::run(args),
         Command::Demo(args) => demo::run(args),
+        Command::Translate(args) => translate::run(args),
+        Command::Verify(args) => verify::run(args),
     };
     match result {
         Ok(code) => code,
