@@ -247,6 +247,25 @@ impl<'m> FnBuilder<'m> {
         self.if_else(cond, accept, |_| {})
     }
 
+    /// Calls `function` and returns its result (`CallResult` must not be emitted).
+    pub fn call_value(&mut self, function: Handle<Function>, arguments: Vec<Handle<Expression>>) -> Handle<Expression> {
+        self.flush();
+        let h = self.func.expressions.append(Expression::CallResult(function), Span::UNDEFINED);
+        self.blocks
+            .last_mut()
+            .expect("a block is open")
+            .push(Statement::Call { function, arguments, result: Some(h) }, Span::UNDEFINED);
+        self.emitter.start(&self.func.expressions);
+        h
+    }
+
+    /// Adds an argument and returns its expression.
+    pub fn arg(&mut self, name: &str, ty: Handle<Type>) -> Handle<Expression> {
+        let i = self.func.arguments.len() as u32;
+        self.func.arguments.push(naga::FunctionArgument { name: Some(name.to_string()), ty, binding: None });
+        self.expr(Expression::FunctionArgument(i))
+    }
+
     /// Increments an integer variable by a literal of the same type.
     pub fn add_assign(&mut self, pointer: Handle<Expression>, amount: Handle<Expression>) {
         let v = self.load(pointer);

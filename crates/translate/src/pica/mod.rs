@@ -9,6 +9,7 @@
 //!   storage buffer (naga has no geometry stage).
 
 mod abi;
+mod exact;
 mod flow;
 mod gs;
 mod ops;
@@ -93,23 +94,19 @@ pub(crate) struct Gen<'m> {
     pub(crate) code: &'m [u32],
     pub(crate) descriptors: Vec<u32>,
     pub(crate) gs: Option<gs::GsState>,
+    /// The float24 helper functions (`exact` precision only).
+    pub(crate) exact: Option<exact::ExactFns>,
 }
 
 /// Translates executable `entry` of a SHBIN.
 ///
 /// # Errors
 /// [`Error::Input`] when `entry` does not exist, its shader type is neither vertex nor geometry,
-/// its entry point lies outside the code, or `exact` precision is asked for (not available yet,
-/// docs/pica-translate.md).
+/// or its entry point lies outside the code.
 pub fn translate(shbin: &Shbin, entry: usize, options: Options) -> Result<Translation, Error> {
     let dvle = shbin.executables.get(entry).ok_or_else(|| {
         Error::Input(format!("no executable {entry}: the file has {}", shbin.executables.len()))
     })?;
-    if options.precision == Precision::Exact {
-        return Err(Error::Input(
-            "precision `exact` is not available yet (needs the reference interpreter's float24 algorithms); use fast or compat".into(),
-        ));
-    }
     let code = &shbin.program.code;
     if dvle.main as usize >= code.len() {
         return Err(Error::Input(format!(
@@ -130,7 +127,8 @@ pub fn translate(shbin: &Shbin, entry: usize, options: Options) -> Result<Transl
     let gs_state = if geometry { Some(gs::GsState::new(&mut module, &abi, dvle)) } else { None };
     let descriptors = shbin.program.descriptors.iter().map(|d| d[0]).collect::<Vec<_>>();
 
-    // The EMIT helper comes first: functions must precede their callers.
+    // Helpers come first: functions must precede their callers.
+    let exact_fns = (options.precision == Precision::Exact).then(|| exact::build(&mut module, &abi));
     let emit_fn = match &gs_state {
         Some(g) => Some(gs::emit_function(&mut module, &abi, g)),
         None => None,
@@ -149,6 +147,7 @@ pub fn translate(shbin: &Shbin, entry: usize, options: Options) -> Result<Transl
                 s.emit_fn = emit_fn;
                 s
             }),
+            exact: exact_fns,
         };
         g.reset();
         match straight {

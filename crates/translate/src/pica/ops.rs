@@ -94,10 +94,16 @@ impl Gen<'_> {
             let pattern = [0, 1, 2, 3].map(|i| COMPONENTS[swz.component(i)]);
             self.fb.expr(Expression::Swizzle { size: VectorSize::Quad, vector: value, pattern })
         };
-        if desc.negate(n) {
-            self.fb.neg(value)
-        } else {
+        if !desc.negate(n) {
             value
+        } else if self.exact.is_some() {
+            // The sign bit flips, NaN included (f32 negation may not keep a NaN's bits).
+            let bits = self.fb.bitcast(value, ScalarKind::Uint);
+            let m = self.fb.u32x4(0x8000_0000);
+            let x = self.fb.bin(B::ExclusiveOr, bits, m);
+            self.fb.bitcast(x, ScalarKind::Float)
+        } else {
+            self.fb.neg(value)
         }
     }
 
@@ -136,8 +142,19 @@ impl Gen<'_> {
         self.fb.bin(B::Greater, abs, inf)
     }
 
-    /// PICA multiplication: inf * 0 = 0 (NaN * 0 stays NaN) in `compat`.
+    /// Component-wise addition (float24-rounded in `exact`).
+    fn add4(&mut self, a: H, b: H) -> H {
+        match self.exact {
+            Some(x) => self.fb.call_value(x.add, vec![a, b]),
+            None => self.fb.bin(B::Add, a, b),
+        }
+    }
+
+    /// PICA multiplication: inf * 0 = 0 (NaN * 0 stays NaN) in `compat`; float24 in `exact`.
     fn mul4(&mut self, a: H, b: H) -> H {
+        if let Some(x) = self.exact {
+            return self.fb.call_value(x.mul, vec![a, b]);
+        }
         let p = self.fb.bin(B::Multiply, a, b);
         if self.precision == Precision::Fast {
             return p;
@@ -163,6 +180,17 @@ impl Gen<'_> {
             a
         };
         let p = self.mul4(a, b);
+        if self.exact.is_some() {
+            // Products rounded, summed left to right, each sum rounded (f24ops::dp3/dp4).
+            let c0 = self.fb.at(p, 0);
+            let mut sum = self.fb.splat(c0);
+            for k in 1..n {
+                let c = self.fb.at(p, k);
+                let c = self.fb.splat(c);
+                sum = self.add4(sum, c);
+            }
+            return sum;
+        }
         let mut sum = self.fb.at(p, 0);
         for k in 1..n {
             let c = self.fb.at(p, k);
@@ -226,7 +254,7 @@ impl Gen<'_> {
                 let b = self.source(inst, d, 2, src2);
                 let c = self.source(inst, d, 3, src3);
                 let p = self.mul4(a, b);
-                let v = self.fb.bin(B::Add, p, c);
+                let v = self.add4(p, c);
                 self.write_dst(dst, d.dest_mask(), v);
                 true
             }
@@ -236,7 +264,7 @@ impl Gen<'_> {
                 let a = self.source(inst, d, 1, src1);
                 let b = if unary { a } else { self.source(inst, d, 2, src2) };
                 let v = match op {
-                    Add => self.fb.bin(B::Add, a, b),
+                    Add => self.add4(a, b),
                     Mul => self.mul4(a, b),
                     Dp3 => self.dot(a, b, 3, false),
                     Dp4 => self.dot(a, b, 4, false),
@@ -246,6 +274,22 @@ impl Gen<'_> {
                         let one = self.fb.f32(1.0);
                         let comps = vec![one, self.fb.at(p, 1), self.fb.at(a, 2), self.fb.at(b, 3)];
                         self.fb.compose(self.abi.vec4f, comps)
+                    }
+                    Ex2 | Lg2 | Rcp | Rsq if self.exact.is_some() => {
+                        let x = self.exact.expect("exact");
+                        let f = match op {
+                            Ex2 => x.ex2,
+                            Lg2 => x.lg2,
+                            Rcp => x.rcp,
+                            _ => x.rsq,
+                        };
+                        let c = self.fb.at(a, 0);
+                        let r = self.fb.call_value(f, vec![c]);
+                        self.fb.splat(r)
+                    }
+                    Flr if self.exact.is_some() => {
+                        let x = self.exact.expect("exact");
+                        self.fb.call_value(x.flr, vec![a])
                     }
                     Ex2 | Lg2 => {
                         let x = self.fb.at(a, 0);
