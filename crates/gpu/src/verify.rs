@@ -86,7 +86,8 @@ impl Rng {
         self.next() % n.max(1)
     }
     /// A float24 value: mostly in [-4, 4], sometimes 0, 1, -1, a power of two, or (when
-    /// `special`) infinity or NaN.
+    /// `special`, for `exact`) any float24 bit pattern, infinity or NaN. `compat` does not model
+    /// the float24 range (results past 2^64 overflow only in f32), so it gets moderate values.
     pub fn f24(&mut self, special: bool) -> f32 {
         let r = self.below(64);
         let v = match r {
@@ -97,6 +98,8 @@ impl Rng {
             4 if special => f32::NEG_INFINITY,
             5 if special => f32::NAN,
             6 => 2f32.powi(self.below(40) as i32 - 20),
+            // Any finite float24 with a normal exponent (over- and underflow paths).
+            7..=12 if special => F24::from_bits(self.below(1 << 24) as u32 & 0xFFFFFF).to_f32(),
             _ => {
                 let bits = (self.below(1 << 16) as u32) | ((60 + self.below(5) as u32) << 16);
                 F24::from_bits(bits | ((self.below(2) as u32) << 23)).to_f32()
