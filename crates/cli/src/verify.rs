@@ -1,6 +1,7 @@
 //! `shaderport verify FILE.shbin [--entry N] [--cases N] [--precision P] [--seed S]`: the
 //! translation on the Vulkan device against the reference interpreter, over random uniforms and
-//! inputs (crates/gpu/src/verify.rs). Ends with the line `N passed, M failed`; exits non-zero
+//! inputs (crates/gpu/src/verify.rs); for geometry shaders each case is one invocation and its
+//! primitives. Ends with the line `N passed, M failed`; exits non-zero
 //! when a case failed.
 
 use std::path::PathBuf;
@@ -8,7 +9,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
-use gpu::verify::{verify_vertex, Settings};
+use gpu::verify::{verify_geometry, verify_vertex, Settings};
 use gpu::Gpu;
 use pica::shbin::{ShaderType, Shbin};
 use translate::Precision;
@@ -17,7 +18,7 @@ use translate::Precision;
 pub struct VerifyArgs {
     /// The SHBIN to verify.
     file: PathBuf,
-    /// Which executable (DVLE); default: every vertex executable of the file.
+    /// Which executable (DVLE); default: every executable of the file.
     #[arg(long)]
     entry: Option<usize>,
     /// Random input sets per executable.
@@ -36,17 +37,18 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let shbin = Shbin::read(&bytes).with_context(|| format!("{}", args.file.display()))?;
     let entries: Vec<usize> = match args.entry {
         Some(e) => vec![e],
-        None => (0..shbin.executables.len()).filter(|&e| shbin.executables[e].shader_type == ShaderType::Vertex).collect(),
+        None => (0..shbin.executables.len()).collect(),
     };
     if entries.is_empty() {
-        anyhow::bail!("{}: no vertex executable to verify (geometry shaders: see docs/pica-translate.md)", args.file.display());
+        anyhow::bail!("{}: the file has no executable", args.file.display());
     }
     let gpu = Gpu::new()?;
     eprintln!("device: {}", gpu.adapter);
     let (mut passed, mut failed) = (0, 0);
     for entry in entries {
         let settings = Settings { cases: args.cases, precision: args.precision, seed: args.seed.wrapping_add(entry as u64) };
-        let report = verify_vertex(&gpu, &shbin, entry, settings)
+        let geometry = shbin.executables.get(entry).is_some_and(|d| d.shader_type == ShaderType::Geometry);
+        let report = if geometry { verify_geometry(&gpu, &shbin, entry, settings) } else { verify_vertex(&gpu, &shbin, entry, settings) }
             .with_context(|| format!("{}: executable {entry}", args.file.display()))?;
         for e in &report.examples {
             println!("{}: executable {entry}: {e}", args.file.display());

@@ -220,3 +220,55 @@ impl Gpu {
         Ok(out)
     }
 }
+
+/// A primitive written by a translated geometry shader: three vertices of o0-o15 (bit patterns)
+/// and the winding flag of its SETEMIT.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GpuPrimitive {
+    /// SETEMIT's winding flag.
+    pub inverted: bool,
+    /// Vertex buffer slots 0, 1, 2.
+    pub vertices: [[[u32; 4]; 16]; 3],
+}
+
+/// What one geometry invocation produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GeometryOutput {
+    /// Primitives emitted (also those past the buffer's capacity).
+    pub count: usize,
+    /// The primitives written (at most `translate::pica::GS_MAX_PRIMS`).
+    pub primitives: Vec<GpuPrimitive>,
+}
+
+impl Gpu {
+    /// Runs a translated geometry shader (compute entry `main`) over input records of
+    /// `translate::pica::GS_IN_STRIDE` vec4s each (docs/abi.md).
+    ///
+    /// # Errors
+    /// As [`Gpu::run_compute`].
+    pub fn run_geometry(&self, words: &[u32], uniforms: &[u8], records: &[u32]) -> Result<Vec<GeometryOutput>, GpuError> {
+        use translate::pica::{GS_IN_STRIDE, GS_MAX_PRIMS, GS_PRIM_VEC4S, GS_STRIDE};
+        let n = records.len() / (GS_IN_STRIDE as usize * 4);
+        let out = self.run_compute(words, translate::pica::ENTRY, uniforms, records, n as u32, n * GS_STRIDE as usize * 4)?;
+        Ok((0..n)
+            .map(|i| {
+                let rec = &out[i * GS_STRIDE as usize * 4..(i + 1) * GS_STRIDE as usize * 4];
+                let count = f32::from_bits(rec[0]) as usize;
+                let primitives = (0..count.min(GS_MAX_PRIMS as usize))
+                    .map(|p| {
+                        let at = (1 + p * GS_PRIM_VEC4S as usize) * 4;
+                        let mut vertices = [[[0u32; 4]; 16]; 3];
+                        for (s, v) in vertices.iter_mut().enumerate() {
+                            for (k, reg) in v.iter_mut().enumerate() {
+                                let o = at + 4 + (s * 16 + k) * 4;
+                                *reg = [rec[o], rec[o + 1], rec[o + 2], rec[o + 3]];
+                            }
+                        }
+                        GpuPrimitive { inverted: f32::from_bits(rec[at]) != 0.0, vertices }
+                    })
+                    .collect();
+                GeometryOutput { count, primitives }
+            })
+            .collect())
+    }
+}

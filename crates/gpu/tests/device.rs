@@ -346,3 +346,32 @@ fn corpus_verifies_in_exact_and_compat() {
     }
     assert_eq!(executables, 26, "corpus vertex executables");
 }
+
+/// The corpus geometry shaders produce, through the compute translation, the same primitives
+/// as the interpreter (count, winding, every output register of every vertex).
+#[test]
+fn corpus_geometry_shaders_emit_the_interpreters_primitives() {
+    let Some(gpu) = Gpu::for_tests() else { return };
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica/golden");
+    let mut executables = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_none_or(|x| x != "shbin") {
+            continue;
+        }
+        let shbin = Shbin::read(&std::fs::read(&path).unwrap()).unwrap();
+        for entry in 0..shbin.executables.len() {
+            if shbin.executables[entry].shader_type != pica::shbin::ShaderType::Geometry {
+                continue;
+            }
+            for precision in [Precision::Exact, Precision::Compat] {
+                let settings = gpu::verify::Settings { cases: 64, precision, seed: 11 };
+                let report = gpu::verify::verify_geometry(&gpu, &shbin, entry, settings).unwrap();
+                assert_eq!(report.failed, 0, "{} {precision:?}: {:?}", path.display(), report.examples);
+                assert!(report.passed >= 32, "{} {precision:?}: only {} cases ran", path.display(), report.passed);
+            }
+            executables += 1;
+        }
+    }
+    assert_eq!(executables, 5, "corpus geometry executables");
+}

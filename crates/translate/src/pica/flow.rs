@@ -165,9 +165,14 @@ impl Gen<'_> {
 
     /// Boolean uniform `id` (bit `id` of `b`).
     pub(super) fn bool_uniform(&mut self, id: u8) -> H {
-        let g = self.fb.global(self.abi.uniforms);
-        let p = self.fb.at(g, 2);
-        let b = self.fb.load(p);
+        let b = match self.gs_bools() {
+            Some(b) => b,
+            None => {
+                let g = self.fb.global(self.abi.uniforms);
+                let p = self.fb.at(g, 2);
+                self.fb.load(p)
+            }
+        };
         let sh = self.fb.u32(id as u32 & 15);
         let s = self.fb.bin(B::ShiftRight, b, sh);
         let one = self.fb.u32(1);

@@ -17,6 +17,10 @@ use super::abi::{self, Abi, REGS};
 use super::{call, compute_prologue, push_compute, Gen, ENTRY};
 use crate::builder::{array, FnBuilder};
 
+/// vec4s per invocation in the input buffer of a geometry shader: v0-v15, then c0-c95 (the
+/// hardware writes fixed- and variable-mode vertex data into the float uniforms, so they are per
+/// invocation), then `(b0-b15 bits, 0, 0, 0)` with the bits as u32 patterns.
+pub const GS_IN_STRIDE: u32 = REGS + 96 + 1;
 /// Primitives one invocation can write.
 pub const GS_MAX_PRIMS: u32 = 32;
 /// vec4s per primitive record: a flag record and three vertices of 16 registers.
@@ -34,6 +38,10 @@ pub(crate) struct GsState {
     count: Handle<GlobalVariable>,
     base: Handle<GlobalVariable>,
     out: Handle<GlobalVariable>,
+    /// The input records.
+    pub(crate) vin: Handle<GlobalVariable>,
+    /// First vec4 index of this invocation's input record.
+    pub(crate) in_base: Handle<GlobalVariable>,
     pub(crate) emit_fn: Option<Handle<Function>>,
 }
 
@@ -62,6 +70,8 @@ impl GsState {
             count: private(module, "gs_count", a.u32),
             base: private(module, "gs_base", a.u32),
             out: abi::storage(module, "gout", 2, true),
+            vin: abi::storage(module, "vin", 1, false),
+            in_base: private(module, "gs_in_base", a.u32),
             emit_fn: None,
         }
     }
@@ -124,6 +134,33 @@ pub(crate) fn emit_function(module: &mut Module, abi: &Abi, g: &GsState) -> Hand
 }
 
 impl Gen<'_> {
+    /// Float uniform `c[index]` of this invocation's input record (`index` a u32 expression).
+    pub(super) fn gs_const(&mut self, index: Handle<Expression>) -> Option<Handle<Expression>> {
+        let g = self.gs.clone()?;
+        let vin = self.fb.global(g.vin);
+        let bp = self.fb.global(g.in_base);
+        let base = self.fb.load(bp);
+        let off = self.fb.u32(REGS);
+        let at = self.fb.bin(B::Add, base, off);
+        let at = self.fb.bin(B::Add, at, index);
+        let p = self.fb.index(vin, at);
+        Some(self.fb.load(p))
+    }
+
+    /// The boolean uniforms of this invocation's input record.
+    pub(super) fn gs_bools(&mut self) -> Option<Handle<Expression>> {
+        let g = self.gs.clone()?;
+        let vin = self.fb.global(g.vin);
+        let bp = self.fb.global(g.in_base);
+        let base = self.fb.load(bp);
+        let off = self.fb.u32(REGS + 96);
+        let at = self.fb.bin(B::Add, base, off);
+        let p = self.fb.index(vin, at);
+        let v = self.fb.load(p);
+        let x = self.fb.at(v, 0);
+        Some(self.fb.bitcast(x, naga::ScalarKind::Uint))
+    }
+
     /// EMIT (a no-op in vertex shaders).
     pub(super) fn emit(&mut self) {
         if let Some(f) = self.gs.as_ref().and_then(|g| g.emit_fn) {
@@ -148,7 +185,9 @@ impl Gen<'_> {
 
 /// `main` of a geometry shader: compute, one invocation per input record.
 pub(crate) fn entry_point(module: &mut Module, abi: &Abi, g: &GsState, main_fn: Handle<Function>) {
-    let (mut fb, i, _) = compute_prologue(module, abi, ENTRY);
+    let (mut fb, i, in_base) = compute_prologue(module, abi, ENTRY, g.vin, GS_IN_STRIDE);
+    let p = fb.global(g.in_base);
+    fb.store(p, in_base);
     let stride = fb.u32(GS_STRIDE);
     let base = fb.bin(B::Multiply, i, stride);
     let p = fb.global(g.base);

@@ -16,7 +16,7 @@ mod ops;
 
 pub use abi::{UniformBlock, REGS, UNIFORM_B_OFFSET, UNIFORM_I_OFFSET, UNIFORM_SIZE};
 pub use flow::{CALL_DEPTH, IF_DEPTH, LOOP_DEPTH, MAX_STEPS};
-pub use gs::{GS_MAX_PRIMS, GS_PRIM_VEC4S, GS_STRIDE};
+pub use gs::{GS_IN_STRIDE, GS_MAX_PRIMS, GS_PRIM_VEC4S, GS_STRIDE};
 
 use naga::{
     Binding, BuiltIn, Expression, Function, FunctionArgument, FunctionResult, Handle, Interpolation, Module,
@@ -307,9 +307,15 @@ fn vertex_entry(module: &mut Module, abi: &Abi, main_fn: Handle<Function>, input
 }
 
 /// Starts a compute entry point: `gid.x` as the invocation index, returning early past the
-/// number of input records (`arrayLength(vin) / 16`). Returns the builder, the index and `vin`.
-pub(crate) fn compute_prologue<'m>(module: &'m mut Module, abi: &Abi, name: &str) -> (FnBuilder<'m>, Handle<Expression>, Handle<Expression>) {
-    let vin_g = abi::storage(module, "vin", 1, false);
+/// number of input records (`arrayLength(vin) / stride`); v0-v15 are the first 16 vec4s of the
+/// record. Returns the builder, the index and the record's first vec4 index.
+pub(crate) fn compute_prologue<'m>(
+    module: &'m mut Module,
+    abi: &Abi,
+    name: &str,
+    vin_g: Handle<naga::GlobalVariable>,
+    stride: u32,
+) -> (FnBuilder<'m>, Handle<Expression>, Handle<Expression>) {
     let uvec3 = vector(module, VectorSize::Tri, U32);
     let mut fb = FnBuilder::new(module, name);
     fb.func.arguments.push(FunctionArgument {
@@ -321,11 +327,11 @@ pub(crate) fn compute_prologue<'m>(module: &'m mut Module, abi: &Abi, name: &str
     let i = fb.at(gid, 0);
     let vin = fb.global(vin_g);
     let len = fb.expr(Expression::ArrayLength(vin));
-    let regs = fb.u32(REGS);
-    let n = fb.bin(naga::BinaryOperator::Divide, len, regs);
+    let st = fb.u32(stride);
+    let n = fb.bin(naga::BinaryOperator::Divide, len, st);
     let past = fb.bin(naga::BinaryOperator::GreaterEqual, i, n);
     fb.if_(past, |fb| fb.stmt(Statement::Return { value: None }));
-    let base = fb.bin(naga::BinaryOperator::Multiply, i, regs);
+    let base = fb.bin(naga::BinaryOperator::Multiply, i, st);
     let vg = fb.global(abi.v);
     for k in 0..REGS {
         let kk = fb.u32(k);
@@ -335,7 +341,7 @@ pub(crate) fn compute_prologue<'m>(module: &'m mut Module, abi: &Abi, name: &str
         let d = fb.at(vg, k);
         fb.store(d, val);
     }
-    (fb, i, vin)
+    (fb, i, base)
 }
 
 /// Pushes a compute entry point.
@@ -356,7 +362,8 @@ pub(crate) fn push_compute(module: &mut Module, name: &str, function: Function) 
 /// `pica_compute`: v0-v15 of invocation i from `vin[16 i ..]`, o0-o15 to `vout[16 i ..]`.
 fn compute_entry(module: &mut Module, abi: &Abi, main_fn: Handle<Function>) {
     let vout_g = abi::storage(module, "vout", 2, true);
-    let (mut fb, i, _) = compute_prologue(module, abi, COMPUTE_ENTRY);
+    let vin_g = abi::storage(module, "vin", 1, false);
+    let (mut fb, i, _) = compute_prologue(module, abi, COMPUTE_ENTRY, vin_g, REGS);
     call(&mut fb, main_fn);
     let regs = fb.u32(REGS);
     let base = fb.bin(naga::BinaryOperator::Multiply, i, regs);

@@ -28,6 +28,10 @@ impl Gen<'_> {
                 self.fb.load(p)
             }
             SrcReg::Const(i) if idx == AddrIndex::None => {
+                if self.gs.is_some() {
+                    let k = self.fb.u32(i as u32);
+                    return self.gs_const(k).expect("geometry");
+                }
                 let g = self.fb.global(self.abi.uniforms);
                 let c = self.fb.at(g, 0);
                 let p = self.fb.at(c, i as u32);
@@ -66,10 +70,15 @@ impl Gen<'_> {
         let index = self.fb.bin(B::And, sum, mask);
         let last = self.fb.u32(95);
         let clamped = self.fb.math2(M::Min, index, last);
-        let g = self.fb.global(self.abi.uniforms);
-        let c = self.fb.at(g, 0);
-        let p = self.fb.index(c, clamped);
-        let value = self.fb.load(p);
+        let value = match self.gs.is_some() {
+            true => self.gs_const(clamped).expect("geometry"),
+            false => {
+                let g = self.fb.global(self.abi.uniforms);
+                let c = self.fb.at(g, 0);
+                let p = self.fb.index(c, clamped);
+                self.fb.load(p)
+            }
+        };
         let past = self.fb.bin(B::Greater, index, last);
         let ones = self.fb.f32x4(1.0);
         self.fb.select(past, ones, value)
@@ -202,7 +211,12 @@ impl Gen<'_> {
     fn cmp(&mut self, op: CmpOp, a: H, b: H) -> H {
         let bop = match op {
             CmpOp::Eq => B::Equal,
-            CmpOp::Ne => B::NotEqual,
+            // NaN != x is true (IEEE unordered, as pica::interp compares); naga's float
+            // NotEqual is the ordered SPIR-V comparison, so negate Equal instead.
+            CmpOp::Ne => {
+                let eq = self.fb.bin(B::Equal, a, b);
+                return self.fb.not(eq);
+            }
             CmpOp::Lt => B::Less,
             CmpOp::Le => B::LessEqual,
             CmpOp::Gt => B::Greater,
