@@ -55,6 +55,46 @@ pub fn straight_line(code: &[u32], main: u32) -> Option<std::ops::Range<usize>> 
     None
 }
 
+/// Instructions the dispatch loop can reach from `main`, a superset: every successor a stack or a
+/// jump could produce (the next instruction, jump and call targets, IF targets, call triggers,
+/// loop starts and ends; BREAK may reach any loop's end). Unreached instructions get no switch
+/// case, which keeps the module small; reaching one anyway ends the program like a PC past the
+/// code, which cannot happen since the set is closed under every transfer.
+pub fn reachable(code: &[u32], main: u32) -> Vec<bool> {
+    use Opcode::*;
+    let n = code.len();
+    let mut seen = vec![false; n];
+    let loop_ends: Vec<usize> = code
+        .iter()
+        .filter_map(|&w| match Instruction::decode(w) {
+            Instruction { opcode: Loop, operands: Operands::Uniform { dst, .. }, .. } => Some(dst as usize + 1),
+            _ => None,
+        })
+        .collect();
+    let mut work = vec![main as usize];
+    while let Some(k) = work.pop() {
+        if k >= n || seen[k] {
+            continue;
+        }
+        seen[k] = true;
+        let inst = Instruction::decode(code[k]);
+        if inst.opcode != End {
+            work.push(k + 1);
+        }
+        match (inst.opcode, inst.operands) {
+            (Ifu | Ifc | Call | Callc | Callu, Operands::Flow { dst, num, .. } | Operands::Uniform { dst, num, .. }) => {
+                work.push(dst as usize);
+                work.push(dst as usize + num as usize);
+            }
+            (Jmpc | Jmpu, Operands::Flow { dst, .. } | Operands::Uniform { dst, .. }) => work.push(dst as usize),
+            (Loop, Operands::Uniform { dst, .. }) => work.push(dst as usize + 1),
+            (Break | Breakc, _) => work.extend(&loop_ends),
+            _ => {}
+        }
+    }
+    seen
+}
+
 /// A ring-buffer stack of `depth` entries with one local array per field.
 struct Stack {
     fields: Vec<H>,
@@ -183,10 +223,13 @@ impl Gen<'_> {
 
     /// Executes the instructions of a straight-line program.
     pub(super) fn straight(&mut self, range: std::ops::Range<usize>) {
+        self.ssa = Some([None; 48]);
         for k in range {
             let inst = Instruction::decode(self.code[k]);
             self.simple(&inst);
         }
+        self.flush_outputs();
+        self.ssa = None;
     }
 
     /// Instructions that do not change the flow: arithmetic, NOP, EMIT, SETEMIT, unknown opcodes
@@ -196,7 +239,10 @@ impl Gen<'_> {
             return;
         }
         match (inst.opcode, inst.operands) {
-            (Opcode::Emit, _) => self.emit(),
+            (Opcode::Emit, _) => {
+                self.flush_outputs();
+                self.emit()
+            }
             (Opcode::Setemit, Operands::SetEmit { vertex, winding, primitive }) => {
                 self.setemit(vertex, winding, primitive)
             }
@@ -240,7 +286,11 @@ impl Gen<'_> {
         self.fb.store(d.jmp, none);
 
         let mut cases = Vec::with_capacity(self.code.len() + 1);
+        let live = reachable(self.code, main);
         for k in 0..self.code.len() {
+            if !live[k] {
+                continue;
+            }
             self.fb.open();
             self.case(&d, k as u32);
             let body = self.fb.close();

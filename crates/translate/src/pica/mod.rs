@@ -96,6 +96,9 @@ pub(crate) struct Gen<'m> {
     pub(crate) gs: Option<gs::GsState>,
     /// The float24 helper functions (`exact` precision only).
     pub(crate) exact: Option<exact::ExactFns>,
+    /// In straight code, the current value of v0-v15, r0-r15, o0-o15 (slots 0-47) as SSA
+    /// expressions: no loads and stores of private registers per instruction.
+    pub(crate) ssa: Option<[Option<Handle<Expression>>; 48]>,
 }
 
 /// Translates executable `entry` of a SHBIN.
@@ -148,8 +151,9 @@ pub fn translate(shbin: &Shbin, entry: usize, options: Options) -> Result<Transl
                 s
             }),
             exact: exact_fns,
+            ssa: None,
         };
-        g.reset();
+        g.reset(straight.is_none());
         match straight {
             Some(range) => g.straight(range),
             None => g.dispatch(dvle.main),
@@ -174,9 +178,11 @@ pub fn translate(shbin: &Shbin, entry: usize, options: Options) -> Result<Transl
 
 impl Gen<'_> {
     /// Registers start at zero in every invocation (o, r, a0, aL, cmp).
-    fn reset(&mut self) {
+    /// (Straight code never reads r from memory, so `with_temps` is false there.)
+    fn reset(&mut self, with_temps: bool) {
         let zero4 = self.fb.expr(Expression::ZeroValue(self.abi.regs));
-        for g in [self.abi.r, self.abi.o] {
+        let regs: &[_] = if with_temps { &[self.abi.r, self.abi.o] } else { &[self.abi.o] };
+        for &g in regs {
             let p = self.fb.global(g);
             self.fb.store(p, zero4);
         }

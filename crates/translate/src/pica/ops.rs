@@ -16,6 +16,25 @@ impl Gen<'_> {
     /// The value of a source register before swizzle and negation. `idx` is the address register
     /// of the instruction when this source is its relative one.
     fn read_reg(&mut self, reg: SrcReg, idx: AddrIndex) -> H {
+        if let (Some(_), SrcReg::Input(_) | SrcReg::Temp(_)) = (&self.ssa, reg) {
+            let slot = reg.raw() as usize;
+            if let Some(h) = self.ssa.as_ref().and_then(|s| s[slot]) {
+                return h;
+            }
+            // First read: v from the private copy the entry point filled, r is zero.
+            let h = match reg {
+                SrcReg::Input(i) => {
+                    let g = self.fb.global(self.abi.v);
+                    let p = self.fb.at(g, i as u32);
+                    self.fb.load(p)
+                }
+                _ => self.fb.f32x4(0.0),
+            };
+            if let Some(s) = self.ssa.as_mut() {
+                s[slot] = Some(h);
+            }
+            return h;
+        }
         match reg {
             SrcReg::Input(i) => {
                 let g = self.fb.global(self.abi.v);
@@ -121,6 +140,33 @@ impl Gen<'_> {
         if mask & 0xF == 0 {
             return;
         }
+        if self.ssa.is_some() {
+            // Straight code: registers are SSA values; outputs are stored at the end (and
+            // before each EMIT).
+            let slot = match dst {
+                DstReg::Output(i) => 32 + i as usize,
+                DstReg::Temp(i) => 16 + i as usize,
+            };
+            let v = if mask & 0xF == 0xF {
+                value
+            } else {
+                let old = match self.ssa.as_ref().and_then(|s| s[slot]) {
+                    Some(h) => h,
+                    None => self.fb.f32x4(0.0),
+                };
+                let comps = (0..4)
+                    .map(|k| {
+                        let from = if mask & (8 >> k) != 0 { value } else { old };
+                        self.fb.at(from, k)
+                    })
+                    .collect();
+                self.fb.compose(self.abi.vec4f, comps)
+            };
+            if let Some(s) = self.ssa.as_mut() {
+                s[slot] = Some(v);
+            }
+            return;
+        }
         let (g, i) = match dst {
             DstReg::Output(i) => (self.abi.o, i),
             DstReg::Temp(i) => (self.abi.r, i),
@@ -140,6 +186,18 @@ impl Gen<'_> {
             .collect();
         let v = self.fb.compose(self.abi.vec4f, comps);
         self.fb.store(p, v);
+    }
+
+    /// Stores the SSA values of the o registers to the private `o` (straight code).
+    pub(super) fn flush_outputs(&mut self) {
+        let Some(cache) = self.ssa else { return };
+        for i in 0..16u32 {
+            if let Some(v) = cache[32 + i as usize] {
+                let g = self.fb.global(self.abi.o);
+                let p = self.fb.at(g, i);
+                self.fb.store(p, v);
+            }
+        }
     }
 
     /// NaN test by bits, so no driver can fold it away: `(bits & 0x7FFFFFFF) > 0x7F800000`.
