@@ -40,7 +40,7 @@ pub fn translate_file(file: &std::path::Path, entry: usize, to: Target, precisio
 
 /// Translates executable `entry` of a read SHBIN.
 pub fn translate_shbin(shbin: &Shbin, entry: usize, to: Target, precision: Precision) -> anyhow::Result<Vec<u8>> {
-    let t = translate(shbin, entry, Options { precision })?;
+    let t = translate(shbin, entry, Options { precision, ..Options::default() })?;
     let out = backend::write(&t.module, to, t.entry(), precision)?;
     Ok(out.to_bytes())
 }

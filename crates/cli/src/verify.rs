@@ -46,7 +46,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     eprintln!("device: {}", gpu.adapter);
     let (mut passed, mut failed) = (0, 0);
     for entry in entries {
-        let settings = Settings { cases: args.cases, precision: args.precision, seed: args.seed.wrapping_add(entry as u64) };
+        let settings = Settings { cases: args.cases, precision: args.precision, seed: args.seed.wrapping_add(entry as u64), dispatch_only: false };
         let geometry = shbin.executables.get(entry).is_some_and(|d| d.shader_type == ShaderType::Geometry);
         let report = if geometry { verify_geometry(&gpu, &shbin, entry, settings) } else { verify_vertex(&gpu, &shbin, entry, settings) }
             .with_context(|| format!("{}: executable {entry}", args.file.display()))?;

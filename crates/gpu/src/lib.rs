@@ -55,13 +55,17 @@ impl Gpu {
             backends: wgpu::Backends::VULKAN,
             ..wgpu::InstanceDescriptor::new_without_display_handle()
         });
-        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
-            .map_err(|e| GpuError::NoDevice(e.to_string()))?;
+        let adapter =
+            pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
+                .map_err(|e| GpuError::NoDevice(e.to_string()))?;
         let info = adapter.get_info();
         let name = format!("{} ({})", info.name, info.driver);
         let features = adapter.features();
         if !features.contains(wgpu::Features::PASSTHROUGH_SHADERS) {
-            return Err(GpuError::MissingFeature { adapter: name, feature: "PASSTHROUGH_SHADERS" });
+            return Err(GpuError::MissingFeature {
+                adapter: name,
+                feature: "PASSTHROUGH_SHADERS",
+            });
         }
         let primitive_index = features.contains(wgpu::Features::PRIMITIVE_INDEX);
         let mut required = wgpu::Features::PASSTHROUGH_SHADERS;
@@ -75,7 +79,12 @@ impl Gpu {
             ..Default::default()
         }))
         .map_err(|e| GpuError::NoDevice(e.to_string()))?;
-        Ok(Gpu { device, queue, adapter: name, primitive_index })
+        Ok(Gpu {
+            device,
+            queue,
+            adapter: name,
+            primitive_index,
+        })
     }
 
     /// Opens the device for a test: `None` (the test skips) when there is none, unless
@@ -83,7 +92,9 @@ impl Gpu {
     pub fn for_tests() -> Option<Gpu> {
         match Gpu::new() {
             Ok(g) => Some(g),
-            Err(e) if std::env::var_os(REQUIRE_ENV).is_some() => panic!("{REQUIRE_ENV} is set but {e}"),
+            Err(e) if std::env::var_os(REQUIRE_ENV).is_some() => {
+                panic!("{REQUIRE_ENV} is set but {e}")
+            }
             Err(e) => {
                 eprintln!("skipping: {e}");
                 None
@@ -95,7 +106,10 @@ impl Gpu {
     fn module(&self, words: &[u32], entries: &[(&str, (u32, u32, u32))]) -> wgpu::ShaderModule {
         let entry_points = entries
             .iter()
-            .map(|(name, wg)| wgpu::PassthroughShaderEntryPoint { name: Cow::Owned(name.to_string()), workgroup_size: *wg })
+            .map(|(name, wg)| wgpu::PassthroughShaderEntryPoint {
+                name: Cow::Owned(name.to_string()),
+                workgroup_size: *wg,
+            })
             .collect::<Vec<_>>();
         let desc = wgpu::ShaderModuleDescriptorPassthrough {
             label: Some("translated"),
@@ -112,7 +126,12 @@ impl Gpu {
     }
 
     fn buffer(&self, size: u64, usage: wgpu::BufferUsages) -> wgpu::Buffer {
-        self.device.create_buffer(&wgpu::BufferDescriptor { label: None, size: size.max(16), usage, mapped_at_creation: false })
+        self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: size.max(16),
+            usage,
+            mapped_at_creation: false,
+        })
     }
 
     fn upload(&self, data: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
@@ -121,8 +140,16 @@ impl Gpu {
         b
     }
 
-    fn read_back(&self, src: &wgpu::Buffer, size: u64, mut encoder: wgpu::CommandEncoder) -> Result<Vec<u32>, GpuError> {
-        let staging = self.buffer(size, wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST);
+    fn read_back(
+        &self,
+        src: &wgpu::Buffer,
+        size: u64,
+        mut encoder: wgpu::CommandEncoder,
+    ) -> Result<Vec<u32>, GpuError> {
+        let staging = self.buffer(
+            size,
+            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        );
         encoder.copy_buffer_to_buffer(src, 0, &staging, 0, size);
         self.queue.submit([encoder.finish()]);
         let slice = staging.slice(..size);
@@ -136,24 +163,38 @@ impl Gpu {
         rx.recv()
             .map_err(|e| GpuError::Device(e.to_string()))?
             .map_err(|e| GpuError::Device(e.to_string()))?;
-        let data = slice.get_mapped_range().map_err(|e| GpuError::Device(e.to_string()))?;
+        let data = slice
+            .get_mapped_range()
+            .map_err(|e| GpuError::Device(e.to_string()))?;
         let words = bytemuck::cast_slice::<u8, u32>(&data).to_vec();
         drop(data);
         staging.unmap();
         Ok(words)
     }
 
-    fn layout(&self, entries: &[(u32, wgpu::BufferBindingType)], visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayout {
+    fn layout(
+        &self,
+        entries: &[(u32, wgpu::BufferBindingType)],
+        visibility: wgpu::ShaderStages,
+    ) -> wgpu::BindGroupLayout {
         let entries = entries
             .iter()
             .map(|&(binding, ty)| wgpu::BindGroupLayoutEntry {
                 binding,
                 visibility,
-                ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
+                ty: wgpu::BindingType::Buffer {
+                    ty,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
                 count: None,
             })
             .collect::<Vec<_>>();
-        self.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries: &entries })
+        self.device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: None,
+                entries: &entries,
+            })
     }
 
     /// Runs compute entry point `entry` of `words` over `invocations` invocations with the ABI of
@@ -175,37 +216,57 @@ impl Gpu {
         let wg = translate::pica::WORKGROUP;
         let module = self.module(words, &[(entry, (wg, 1, 1))]);
         let bgl = self.layout(
-            &[(0, T::Uniform), (1, T::Storage { read_only: true }), (2, T::Storage { read_only: false })],
+            &[
+                (0, T::Uniform),
+                (1, T::Storage { read_only: true }),
+                (2, T::Storage { read_only: false }),
+            ],
             wgpu::ShaderStages::COMPUTE,
         );
-        let layout = self.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: None,
-            bind_group_layouts: &[Some(&bgl)],
-            immediate_size: 0,
-        });
+        let layout = self
+            .device
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: None,
+                bind_group_layouts: &[Some(&bgl)],
+                immediate_size: 0,
+            });
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: None,
-            layout: Some(&layout),
-            module: &module,
-            entry_point: Some(entry),
-            compilation_options: Default::default(),
-            cache: None,
-        });
+        let pipeline = self
+            .device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: None,
+                layout: Some(&layout),
+                module: &module,
+                entry_point: Some(entry),
+                compilation_options: Default::default(),
+                cache: None,
+            });
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(GpuError::Device(e.to_string()));
         }
         let ubuf = self.upload(uniforms, wgpu::BufferUsages::UNIFORM);
         let ibuf = self.upload(bytemuck::cast_slice(input), wgpu::BufferUsages::STORAGE);
         let out_size = (output_words * 4) as u64;
-        let obuf = self.buffer(out_size, wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC);
+        let obuf = self.buffer(
+            out_size,
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        );
         let bg = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: None,
             layout: &bgl,
             entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: ubuf.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: ibuf.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: obuf.as_entire_binding() },
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: ubuf.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: ibuf.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: obuf.as_entire_binding(),
+                },
             ],
         });
         let mut encoder = self.device.create_command_encoder(&Default::default());
@@ -246,10 +307,22 @@ impl Gpu {
     ///
     /// # Errors
     /// As [`Gpu::run_compute`].
-    pub fn run_geometry(&self, words: &[u32], uniforms: &[u8], records: &[u32]) -> Result<Vec<GeometryOutput>, GpuError> {
+    pub fn run_geometry(
+        &self,
+        words: &[u32],
+        uniforms: &[u8],
+        records: &[u32],
+    ) -> Result<Vec<GeometryOutput>, GpuError> {
         use translate::pica::{GS_IN_STRIDE, GS_MAX_PRIMS, GS_PRIM_VEC4S, GS_STRIDE};
         let n = records.len() / (GS_IN_STRIDE as usize * 4);
-        let out = self.run_compute(words, translate::pica::ENTRY, uniforms, records, n as u32, n * GS_STRIDE as usize * 4)?;
+        let out = self.run_compute(
+            words,
+            translate::pica::ENTRY,
+            uniforms,
+            records,
+            n as u32,
+            n * GS_STRIDE as usize * 4,
+        )?;
         Ok((0..n)
             .map(|i| {
                 let rec = &out[i * GS_STRIDE as usize * 4..(i + 1) * GS_STRIDE as usize * 4];
@@ -264,7 +337,10 @@ impl Gpu {
                                 *reg = [rec[o], rec[o + 1], rec[o + 2], rec[o + 3]];
                             }
                         }
-                        GpuPrimitive { inverted: f32::from_bits(rec[at]) != 0.0, vertices }
+                        GpuPrimitive {
+                            inverted: f32::from_bits(rec[at]) != 0.0,
+                            vertices,
+                        }
                     })
                     .collect();
                 GeometryOutput { count, primitives }

@@ -40,16 +40,21 @@ fn fragment_wgsl(outputs: &[u8]) -> String {
 
 fn fragment_spirv(outputs: &[u8]) -> Result<Vec<u32>, GpuError> {
     let src = fragment_wgsl(outputs);
-    let module = naga::front::wgsl::parse_str(&src).map_err(|e| GpuError::Device(format!("fragment shader: {e}")))?;
-    let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::PRIMITIVE_INDEX)
-        .validate(&module)
-        .map_err(|e| GpuError::Device(format!("fragment shader: {e:?}")))?;
+    let module = naga::front::wgsl::parse_str(&src)
+        .map_err(|e| GpuError::Device(format!("fragment shader: {e}")))?;
+    let info = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::PRIMITIVE_INDEX,
+    )
+    .validate(&module)
+    .map_err(|e| GpuError::Device(format!("fragment shader: {e:?}")))?;
     let options = naga::back::spv::Options {
         lang_version: (1, 3),
         flags: naga::back::spv::WriterFlags::empty(),
         ..Default::default()
     };
-    naga::back::spv::write_vec(&module, &info, &options, None).map_err(|e| GpuError::Device(format!("fragment shader: {e}")))
+    naga::back::spv::write_vec(&module, &info, &options, None)
+        .map_err(|e| GpuError::Device(format!("fragment shader: {e}")))
 }
 
 impl Gpu {
@@ -59,10 +64,19 @@ impl Gpu {
     /// # Errors
     /// [`GpuError::MissingFeature`] without primitive indices in fragment shaders,
     /// [`GpuError::Device`] when pipeline creation or the read-back fails.
-    pub fn run_vertex(&self, words: &[u32], interface: &Interface, uniforms: &[u8], inputs: &[u32]) -> Result<VertexRun, GpuError> {
+    pub fn run_vertex(
+        &self,
+        words: &[u32],
+        interface: &Interface,
+        uniforms: &[u8],
+        inputs: &[u32],
+    ) -> Result<VertexRun, GpuError> {
         use wgpu::BufferBindingType as T;
         if !self.primitive_index {
-            return Err(GpuError::MissingFeature { adapter: self.adapter.clone(), feature: "PRIMITIVE_INDEX" });
+            return Err(GpuError::MissingFeature {
+                adapter: self.adapter.clone(),
+                feature: "PRIMITIVE_INDEX",
+            });
         }
         let regs = translate::pica::REGS as usize;
         let count = inputs.len() / (regs * 4);
@@ -71,60 +85,85 @@ impl Gpu {
         let fs = self.module(&fs_words, &[("main", (0, 0, 0))]);
 
         // Group 0 holds the vertex uniforms (binding 0) and the fragment output (binding 3).
-        let bgl = self.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: None,
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::VERTEX,
-                    ty: wgpu::BindingType::Buffer { ty: T::Uniform, has_dynamic_offset: false, min_binding_size: None },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 3,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Buffer { ty: T::Storage { read_only: false }, has_dynamic_offset: false, min_binding_size: None },
-                    count: None,
-                },
-            ],
-        });
-        let layout = self.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: None,
-            bind_group_layouts: &[Some(&bgl)],
-            immediate_size: 0,
-        });
+        let bgl = self
+            .device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: None,
+                entries: &[
+                    wgpu::BindGroupLayoutEntry {
+                        binding: 0,
+                        visibility: wgpu::ShaderStages::VERTEX,
+                        ty: wgpu::BindingType::Buffer {
+                            ty: T::Uniform,
+                            has_dynamic_offset: false,
+                            min_binding_size: None,
+                        },
+                        count: None,
+                    },
+                    wgpu::BindGroupLayoutEntry {
+                        binding: 3,
+                        visibility: wgpu::ShaderStages::FRAGMENT,
+                        ty: wgpu::BindingType::Buffer {
+                            ty: T::Storage { read_only: false },
+                            has_dynamic_offset: false,
+                            min_binding_size: None,
+                        },
+                        count: None,
+                    },
+                ],
+            });
+        let layout = self
+            .device
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: None,
+                bind_group_layouts: &[Some(&bgl)],
+                immediate_size: 0,
+            });
         let attributes = interface
             .inputs
             .iter()
-            .map(|&v| wgpu::VertexAttribute { format: wgpu::VertexFormat::Float32x4, offset: 16 * v as u64, shader_location: v as u32 })
+            .map(|&v| wgpu::VertexAttribute {
+                format: wgpu::VertexFormat::Float32x4,
+                offset: 16 * v as u64,
+                shader_location: v as u32,
+            })
             .collect::<Vec<_>>();
         let format = wgpu::TextureFormat::Rgba8Unorm;
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let pipeline = self.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: None,
-            layout: Some(&layout),
-            vertex: wgpu::VertexState {
-                module: &vs,
-                entry_point: Some(translate::pica::ENTRY),
-                compilation_options: Default::default(),
-                buffers: &[Some(wgpu::VertexBufferLayout {
-                    array_stride: 16 * regs as u64,
-                    step_mode: wgpu::VertexStepMode::Vertex,
-                    attributes: &attributes,
-                })],
-            },
-            primitive: wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::PointList, ..Default::default() },
-            depth_stencil: None,
-            multisample: Default::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &fs,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                targets: &[Some(wgpu::ColorTargetState { format, blend: None, write_mask: wgpu::ColorWrites::ALL })],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
+        let pipeline = self
+            .device
+            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: None,
+                layout: Some(&layout),
+                vertex: wgpu::VertexState {
+                    module: &vs,
+                    entry_point: Some(translate::pica::ENTRY),
+                    compilation_options: Default::default(),
+                    buffers: &[Some(wgpu::VertexBufferLayout {
+                        array_stride: 16 * regs as u64,
+                        step_mode: wgpu::VertexStepMode::Vertex,
+                        attributes: &attributes,
+                    })],
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology: wgpu::PrimitiveTopology::PointList,
+                    ..Default::default()
+                },
+                depth_stencil: None,
+                multisample: Default::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &fs,
+                    entry_point: Some("main"),
+                    compilation_options: Default::default(),
+                    targets: &[Some(wgpu::ColorTargetState {
+                        format,
+                        blend: None,
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })],
+                }),
+                multiview_mask: None,
+                cache: None,
+            });
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(GpuError::Device(e.to_string()));
         }
@@ -132,18 +171,31 @@ impl Gpu {
         let out_words = count * stride * 4;
         let ubuf = self.upload(uniforms, wgpu::BufferUsages::UNIFORM);
         let vbuf = self.upload(bytemuck::cast_slice(inputs), wgpu::BufferUsages::VERTEX);
-        let obuf = self.upload(&vec![0u8; out_words * 4], wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC);
+        let obuf = self.upload(
+            &vec![0u8; out_words * 4],
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        );
         let bg = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: None,
             layout: &bgl,
             entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: ubuf.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 3, resource: obuf.as_entire_binding() },
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: ubuf.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: obuf.as_entire_binding(),
+                },
             ],
         });
         let target = self.device.create_texture(&wgpu::TextureDescriptor {
             label: None,
-            size: wgpu::Extent3d { width: TARGET, height: TARGET, depth_or_array_layers: 1 },
+            size: wgpu::Extent3d {
+                width: TARGET,
+                height: TARGET,
+                depth_or_array_layers: 1,
+            },
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
@@ -160,7 +212,10 @@ impl Gpu {
                     view: &view,
                     depth_slice: None,
                     resolve_target: None,
-                    ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::BLACK), store: wgpu::StoreOp::Store },
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                        store: wgpu::StoreOp::Store,
+                    },
                 })],
                 ..Default::default()
             });
@@ -173,7 +228,12 @@ impl Gpu {
         let vertices = (0..count)
             .map(|i| {
                 let rec = &words[i * stride * 4..(i + 1) * stride * 4];
-                (rec[0] == 1.0f32.to_bits()).then(|| rec[4..].chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect())
+                (rec[0] == 1.0f32.to_bits()).then(|| {
+                    rec[4..]
+                        .chunks(4)
+                        .map(|c| [c[0], c[1], c[2], c[3]])
+                        .collect()
+                })
             })
             .collect();
         Ok(VertexRun { vertices })

@@ -47,6 +47,8 @@ pub struct Settings {
     pub precision: Precision,
     /// Seed of the random inputs.
     pub seed: u64,
+    /// Translate with the dispatch loop only (tests of the structured translation).
+    pub dispatch_only: bool,
 }
 
 /// Why verification could not run.
@@ -118,7 +120,12 @@ pub fn random_uniforms(rng: &mut Rng, special: bool) -> Uniforms {
         *c = [0, 1, 2, 3].map(|_| rng.f24(special));
     }
     for i in u.int.iter_mut() {
-        *i = [rng.below(4) as u8, rng.below(16) as u8, rng.below(4) as u8, 0];
+        *i = [
+            rng.below(4) as u8,
+            rng.below(16) as u8,
+            rng.below(4) as u8,
+            0,
+        ];
     }
     for b in u.bools.iter_mut() {
         *b = rng.below(2) == 1;
@@ -128,7 +135,10 @@ pub fn random_uniforms(rng: &mut Rng, special: bool) -> Uniforms {
 
 /// The uniform block of interpreter uniforms.
 pub fn block_of(u: &Uniforms) -> UniformBlock {
-    let mut b = UniformBlock { c: u.float, ..UniformBlock::default() };
+    let mut b = UniformBlock {
+        c: u.float,
+        ..UniformBlock::default()
+    };
     for (k, i) in u.int.iter().enumerate() {
         b.i[k] = i.map(u32::from);
     }
@@ -168,12 +178,26 @@ pub fn exact_match(got: f32, want: f32) -> bool {
 /// # Errors
 /// [`VerifyError`] when the interpreter cannot load it, the translation fails, or the device
 /// fails.
-pub fn verify_vertex(gpu: &Gpu, shbin: &Shbin, entry: usize, settings: Settings) -> Result<Report, VerifyError> {
+pub fn verify_vertex(
+    gpu: &Gpu,
+    shbin: &Shbin,
+    entry: usize,
+    settings: Settings,
+) -> Result<Report, VerifyError> {
     let shader = Shader::from_shbin(shbin, entry)?;
     if shader.kind != ShaderKind::Vertex {
-        return Err(VerifyError::Unsupported(format!("executable {entry} is a geometry shader: use verify_geometry")));
+        return Err(VerifyError::Unsupported(format!(
+            "executable {entry} is a geometry shader: use verify_geometry"
+        )));
     }
-    let t = translate(shbin, entry, Options { precision: settings.precision })?;
+    let t = translate(
+        shbin,
+        entry,
+        Options {
+            precision: settings.precision,
+            dispatch_only: settings.dispatch_only,
+        },
+    )?;
     let info = backend::validate(&t.module)?;
     let words = backend::spirv(&t.module, &info, settings.precision)?;
     let mut rng = Rng::new(settings.seed);
@@ -190,8 +214,15 @@ pub fn verify_vertex(gpu: &Gpu, shbin: &Shbin, entry: usize, settings: Settings)
         // The DVLE's constants over the random values, as the runtime uploads them.
         let base = shader.uniforms.clone();
         apply_dvle_constants(&mut uniforms, &base, shbin, entry);
-        let inputs: Vec<[Vec4; 16]> = (0..n).map(|_| [0; 16].map(|_| [0, 1, 2, 3].map(|_| rng.f24(special)))).collect();
-        let flat: Vec<u32> = inputs.iter().flatten().flatten().map(|x| x.to_bits()).collect();
+        let inputs: Vec<[Vec4; 16]> = (0..n)
+            .map(|_| [0; 16].map(|_| [0, 1, 2, 3].map(|_| rng.f24(special))))
+            .collect();
+        let flat: Vec<u32> = inputs
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|x| x.to_bits())
+            .collect();
         let out = gpu.run_compute(
             &words,
             translate::pica::COMPUTE_ENTRY,
@@ -215,7 +246,11 @@ pub fn verify_vertex(gpu: &Gpu, shbin: &Shbin, entry: usize, settings: Settings)
                 for k in 0..4 {
                     let got = f32::from_bits(out[(case * REGS as usize + reg as usize) * 4 + k]);
                     let w = want[reg as usize][k];
-                    let ok = if settings.precision == Precision::Exact { exact_match(got, w) } else { compat_match(got, w) };
+                    let ok = if settings.precision == Precision::Exact {
+                        exact_match(got, w)
+                    } else {
+                        compat_match(got, w)
+                    };
                     if !ok {
                         bad += 1;
                         if report.examples.len() < 8 {
@@ -248,9 +283,15 @@ fn apply_dvle_constants(u: &mut Uniforms, loaded: &Uniforms, shbin: &Shbin, entr
     use pica::shbin::Constant;
     for c in &shbin.executables[entry].constants {
         match *c {
-            Constant::Float { reg, .. } if (reg as usize) < 96 => u.float[reg as usize] = loaded.float[reg as usize],
-            Constant::Int { reg, .. } if (reg as usize) < 4 => u.int[reg as usize] = loaded.int[reg as usize],
-            Constant::Bool { reg, .. } if (reg as usize) < 16 => u.bools[reg as usize] = loaded.bools[reg as usize],
+            Constant::Float { reg, .. } if (reg as usize) < 96 => {
+                u.float[reg as usize] = loaded.float[reg as usize]
+            }
+            Constant::Int { reg, .. } if (reg as usize) < 4 => {
+                u.int[reg as usize] = loaded.int[reg as usize]
+            }
+            Constant::Bool { reg, .. } if (reg as usize) < 16 => {
+                u.bools[reg as usize] = loaded.bools[reg as usize]
+            }
             _ => {}
         }
     }
@@ -265,14 +306,28 @@ fn apply_dvle_constants(u: &mut Uniforms, loaded: &Uniforms, shbin: &Shbin, entr
 ///
 /// # Errors
 /// As [`verify_vertex`].
-pub fn verify_geometry(gpu: &Gpu, shbin: &Shbin, entry: usize, settings: Settings) -> Result<Report, VerifyError> {
+pub fn verify_geometry(
+    gpu: &Gpu,
+    shbin: &Shbin,
+    entry: usize,
+    settings: Settings,
+) -> Result<Report, VerifyError> {
     use pica::interp::GeometryMode;
     use translate::pica::{GS_IN_STRIDE, GS_MAX_PRIMS};
     let shader = Shader::from_shbin(shbin, entry)?;
     let Some(mode) = shader.geometry else {
-        return Err(VerifyError::Unsupported(format!("executable {entry} is a vertex shader: use verify_vertex")));
+        return Err(VerifyError::Unsupported(format!(
+            "executable {entry} is a vertex shader: use verify_vertex"
+        )));
     };
-    let t = translate(shbin, entry, Options { precision: settings.precision })?;
+    let t = translate(
+        shbin,
+        entry,
+        Options {
+            precision: settings.precision,
+            dispatch_only: settings.dispatch_only,
+        },
+    )?;
     let info = backend::validate(&t.module)?;
     let words = backend::spirv(&t.module, &info, settings.precision)?;
     let mut rng = Rng::new(settings.seed);
@@ -318,7 +373,11 @@ pub fn verify_geometry(gpu: &Gpu, shbin: &Shbin, entry: usize, settings: Setting
     for (u, v) in &setups {
         records.extend(v.iter().flatten().map(|x| x.to_bits()));
         records.extend(u.float.iter().flatten().map(|x| x.to_bits()));
-        let bits = u.bools.iter().enumerate().fold(0u32, |acc, (k, &b)| acc | (b as u32) << k);
+        let bits = u
+            .bools
+            .iter()
+            .enumerate()
+            .fold(0u32, |acc, (k, &b)| acc | (b as u32) << k);
         records.extend([bits, 0, 0, 0]);
     }
     let got = gpu.run_geometry(&words, &block_of(&base).to_bytes(), &records)?;
@@ -336,10 +395,19 @@ pub fn verify_geometry(gpu: &Gpu, shbin: &Shbin, entry: usize, settings: Setting
         if want.len() != g.count {
             bad += 1;
             if report.examples.len() < 8 {
-                report.examples.push(format!("case {case}: {} primitives, reference {}", g.count, want.len()));
+                report.examples.push(format!(
+                    "case {case}: {} primitives, reference {}",
+                    g.count,
+                    want.len()
+                ));
             }
         }
-        for (p, (w, gp)) in want.iter().zip(&g.primitives).take(GS_MAX_PRIMS as usize).enumerate() {
+        for (p, (w, gp)) in want
+            .iter()
+            .zip(&g.primitives)
+            .take(GS_MAX_PRIMS as usize)
+            .enumerate()
+        {
             if w.inverted != gp.inverted {
                 bad += 1;
             }
@@ -348,7 +416,11 @@ pub fn verify_geometry(gpu: &Gpu, shbin: &Shbin, entry: usize, settings: Setting
                     for k in 0..4 {
                         let gv = f32::from_bits(gp.vertices[s][reg as usize][k]);
                         let wv = w.vertices[s][reg as usize][k];
-                        let ok = if special { exact_match(gv, wv) } else { compat_match(gv, wv) };
+                        let ok = if special {
+                            exact_match(gv, wv)
+                        } else {
+                            compat_match(gv, wv)
+                        };
                         if !ok {
                             bad += 1;
                             if report.examples.len() < 8 {

@@ -3,7 +3,10 @@
 //! Without a Vulkan device these tests skip, unless SHADERPORT_REQUIRE_GPU is set (CI).
 
 use gpu::Gpu;
-use pica::isa::{AddrIndex, Condition, CondOp, DstReg, Instruction, OperandDescriptor, Opcode, Operands, SrcReg, Swizzle};
+use pica::isa::{
+    AddrIndex, CondOp, Condition, DstReg, Instruction, Opcode, OperandDescriptor, Operands, SrcReg,
+    Swizzle,
+};
 use pica::shbin::{Dvle, Dvlp, Output, OutputKind, Shbin};
 use translate::pica::{translate, Options, UniformBlock, REGS};
 use translate::{backend, Precision};
@@ -26,21 +29,51 @@ impl Prog {
         });
         i as u8
     }
-    fn arith(&mut self, opcode: Opcode, dst: DstReg, src1: SrcReg, src2: SrcReg, idx: AddrIndex, mask: u8) {
+    fn arith(
+        &mut self,
+        opcode: Opcode,
+        dst: DstReg,
+        src1: SrcReg,
+        src2: SrcReg,
+        idx: AddrIndex,
+        mask: u8,
+    ) {
         let desc = self.desc(mask, &[]);
-        self.push(Instruction { opcode, operands: Operands::Arith { dst, src1, src2, idx, desc }, extra: 0 });
+        self.push(Instruction {
+            opcode,
+            operands: Operands::Arith {
+                dst,
+                src1,
+                src2,
+                idx,
+                desc,
+            },
+            extra: 0,
+        });
     }
     fn op2(&mut self, opcode: Opcode, dst: DstReg, src1: SrcReg, src2: SrcReg) {
         self.arith(opcode, dst, src1, src2, AddrIndex::None, 0xF);
     }
     fn flow(&mut self, opcode: Opcode, dst: u16, num: u8, cond: Condition) {
-        self.push(Instruction { opcode, operands: Operands::Flow { dst, num, cond }, extra: 0 });
+        self.push(Instruction {
+            opcode,
+            operands: Operands::Flow { dst, num, cond },
+            extra: 0,
+        });
     }
     fn uni(&mut self, opcode: Opcode, dst: u16, num: u8, id: u8) {
-        self.push(Instruction { opcode, operands: Operands::Uniform { dst, num, id }, extra: 0 });
+        self.push(Instruction {
+            opcode,
+            operands: Operands::Uniform { dst, num, id },
+            extra: 0,
+        });
     }
     fn end(&mut self) {
-        self.push(Instruction { opcode: Opcode::End, operands: Operands::None, extra: 0 });
+        self.push(Instruction {
+            opcode: Opcode::End,
+            operands: Operands::None,
+            extra: 0,
+        });
     }
     fn push(&mut self, i: Instruction) {
         self.code.push(i.encode().unwrap());
@@ -55,7 +88,11 @@ impl Prog {
             outputs: outputs
                 .iter()
                 .map(|&r| Output {
-                    kind: if r == 0 { OutputKind::Position } else { OutputKind::Color },
+                    kind: if r == 0 {
+                        OutputKind::Position
+                    } else {
+                        OutputKind::Color
+                    },
                     reg: r as u16,
                     mask: 0xF,
                     unknown: 0,
@@ -64,7 +101,11 @@ impl Prog {
             ..Dvle::default()
         };
         Shbin {
-            program: Dvlp { code: self.code.clone(), descriptors: self.descs.iter().map(|&d| [d, 0]).collect(), ..Dvlp::default() },
+            program: Dvlp {
+                code: self.code.clone(),
+                descriptors: self.descs.iter().map(|&d| [d, 0]).collect(),
+                ..Dvlp::default()
+            },
             executables: vec![dvle],
         }
     }
@@ -87,16 +128,58 @@ fn c(i: u8) -> SrcReg {
 }
 
 /// Runs the vertex compute wrapper over input sets; returns o0-o15 per invocation as f32.
-fn run(gpu: &Gpu, shbin: &Shbin, precision: Precision, uniforms: &UniformBlock, inputs: &[[[f32; 4]; 16]]) -> Vec<Vec<[f32; 4]>> {
-    let t = translate(shbin, 0, Options { precision }).unwrap();
+fn run(
+    gpu: &Gpu,
+    shbin: &Shbin,
+    precision: Precision,
+    uniforms: &UniformBlock,
+    inputs: &[[[f32; 4]; 16]],
+) -> Vec<Vec<[f32; 4]>> {
+    run_with(
+        gpu,
+        shbin,
+        Options {
+            precision,
+            ..Options::default()
+        },
+        uniforms,
+        inputs,
+    )
+}
+
+fn run_with(
+    gpu: &Gpu,
+    shbin: &Shbin,
+    options: Options,
+    uniforms: &UniformBlock,
+    inputs: &[[[f32; 4]; 16]],
+) -> Vec<Vec<[f32; 4]>> {
+    let precision = options.precision;
+    let t = translate(shbin, 0, options).unwrap();
     let info = backend::validate(&t.module).unwrap();
     let words = backend::spirv(&t.module, &info, precision).unwrap();
-    let flat: Vec<u32> = inputs.iter().flatten().flatten().map(|x| x.to_bits()).collect();
+    let flat: Vec<u32> = inputs
+        .iter()
+        .flatten()
+        .flatten()
+        .map(|x| x.to_bits())
+        .collect();
     let out = gpu
-        .run_compute(&words, translate::pica::COMPUTE_ENTRY, &uniforms.to_bytes(), &flat, inputs.len() as u32, inputs.len() * REGS as usize * 4)
+        .run_compute(
+            &words,
+            translate::pica::COMPUTE_ENTRY,
+            &uniforms.to_bytes(),
+            &flat,
+            inputs.len() as u32,
+            inputs.len() * REGS as usize * 4,
+        )
         .unwrap();
     out.chunks(REGS as usize * 4)
-        .map(|inv| inv.chunks(4).map(|c| [0, 1, 2, 3].map(|k| f32::from_bits(c[k]))).collect())
+        .map(|inv| {
+            inv.chunks(4)
+                .map(|c| [0, 1, 2, 3].map(|k| f32::from_bits(c[k])))
+                .collect()
+        })
         .collect()
 }
 
@@ -105,7 +188,10 @@ fn same(a: f32, b: f32) -> bool {
 }
 
 fn assert_vec(got: [f32; 4], want: [f32; 4], what: &str) {
-    assert!((0..4).all(|k| same(got[k], want[k])), "{what}: got {got:?}, want {want:?}");
+    assert!(
+        (0..4).all(|k| same(got[k], want[k])),
+        "{what}: got {got:?}, want {want:?}"
+    );
 }
 
 #[test]
@@ -132,7 +218,13 @@ fn special_cases_of_the_isa_page_in_compat() {
     regs[5] = [INF, 0.0, 0.0, 0.0];
     regs[6] = [0.0; 4];
     regs[7] = [-INF; 4];
-    let out = run(&gpu, &shbin, Precision::Compat, &UniformBlock::default(), &[regs]);
+    let out = run(
+        &gpu,
+        &shbin,
+        Precision::Compat,
+        &UniformBlock::default(),
+        &[regs],
+    );
     let o = &out[0];
     // inf * 0 = 0; NaN * 0 = NaN (ISA page, Floating-Point Behavior).
     assert_vec(o[1], [0.0, 0.0, f32::NAN, 6.0], "mul");
@@ -159,16 +251,41 @@ fn loops_calls_ifs_and_relative_addressing_through_the_dispatch_loop() {
     // 2: mov o1, r0
     p.op2(Opcode::Mov, o(1), rs(0), rs(0));
     // 3: call 8 (2 instructions: mul r1, r0, v0 ; mov o2, r1)
-    p.flow(Opcode::Call, 8, 2, Condition { op: CondOp::Or, refx: true, refy: true });
+    p.flow(
+        Opcode::Call,
+        8,
+        2,
+        Condition {
+            op: CondOp::Or,
+            refx: true,
+            refy: true,
+        },
+    );
     // 4: cmp v1.x lt v0.x (cmp.x), eq (cmp.y)
     let desc = p.desc(0xF, &[]);
     p.push(Instruction {
         opcode: Opcode::Cmp,
-        operands: Operands::Cmp { src1: v(1), src2: v(0), idx: AddrIndex::None, cmp_x: pica::isa::CmpOp::Lt, cmp_y: pica::isa::CmpOp::Eq, desc },
+        operands: Operands::Cmp {
+            src1: v(1),
+            src2: v(0),
+            idx: AddrIndex::None,
+            cmp_x: pica::isa::CmpOp::Lt,
+            cmp_y: pica::isa::CmpOp::Eq,
+            desc,
+        },
         extra: 0,
     });
     // 5: ifc cmp.x: then 6 (mov o3, v0), else 7..8 (mov o3, v1)
-    p.flow(Opcode::Ifc, 7, 1, Condition { op: CondOp::X, refx: true, refy: false });
+    p.flow(
+        Opcode::Ifc,
+        7,
+        1,
+        Condition {
+            op: CondOp::X,
+            refx: true,
+            refy: false,
+        },
+    );
     p.op2(Opcode::Mov, o(3), v(0), v(0));
     p.op2(Opcode::Mov, o(3), v(1), v(1));
     // 8: end is jumped over by the IF's else; the CALL target follows.
@@ -179,7 +296,19 @@ fn loops_calls_ifs_and_relative_addressing_through_the_dispatch_loop() {
     // Fix the call target: subroutine at 9..11.
     p.op2(Opcode::Mul, r(1), rs(0), v(0));
     p.op2(Opcode::Mov, o(2), rs(1), rs(1));
-    let call = Instruction { opcode: Opcode::Call, operands: Operands::Flow { dst: 9, num: 2, cond: Condition { op: CondOp::Or, refx: true, refy: true } }, extra: 0 };
+    let call = Instruction {
+        opcode: Opcode::Call,
+        operands: Operands::Flow {
+            dst: 9,
+            num: 2,
+            cond: Condition {
+                op: CondOp::Or,
+                refx: true,
+                refy: true,
+            },
+        },
+        extra: 0,
+    };
     p.code[3] = call.encode().unwrap();
     // ifc: condition true runs 6 then jumps to dst+num = 8 (END); false runs 7 then 8.
     let shbin = p.shbin(&[1, 2, 3]);
@@ -193,14 +322,30 @@ fn loops_calls_ifs_and_relative_addressing_through_the_dispatch_loop() {
     a[1] = [1.0, 5.0, 5.0, 5.0];
     let mut b = a;
     b[1] = [3.0, 7.0, 7.0, 7.0];
-    let out = run(&gpu, &shbin, Precision::Compat, &u, &[a, b]);
-    let sum = (10 + 12 + 14 + 16) as f32;
-    for case in &out {
-        assert_vec(case[1], [sum; 4], "loop sum over c[aL]");
-        assert_vec(case[2], [sum * 2.0; 4], "call");
+    let structured = translate(&shbin, 0, Options::default()).unwrap();
+    assert_eq!(
+        structured.interface.flow,
+        translate::pica::FlowKind::Structured
+    );
+    for dispatch_only in [false, true] {
+        let out = run_with(
+            &gpu,
+            &shbin,
+            Options {
+                precision: Precision::Compat,
+                dispatch_only,
+            },
+            &u,
+            &[a, b],
+        );
+        let sum = (10 + 12 + 14 + 16) as f32;
+        for case in &out {
+            assert_vec(case[1], [sum; 4], "loop sum over c[aL]");
+            assert_vec(case[2], [sum * 2.0; 4], "call");
+        }
+        assert_vec(out[0][3], a[0], "if taken (1 < 2)");
+        assert_vec(out[1][3], b[1], "else (3 < 2 is false)");
     }
-    assert_vec(out[0][3], a[0], "if taken (1 < 2)");
-    assert_vec(out[1][3], b[1], "else (3 < 2 is false)");
 }
 
 #[test]
@@ -217,7 +362,19 @@ fn relative_addressing_edges_from_the_facts_page() {
         u.c[k] = [k as f32; 4];
     }
     // specs/pica200-facts.md "Relative addressing (source c40 indexed by a0.x)".
-    let cases = [(0.0, 40.0), (13.0, 53.0), (60.0, 1.0), (88.0, 0.0), (128.0, 40.0), (-40.0, 0.0), (-73.0, 95.0), (-127.0, 41.0), (-129.0, 40.0), (13.7, 53.0), (-0.5, 40.0)];
+    let cases = [
+        (0.0, 40.0),
+        (13.0, 53.0),
+        (60.0, 1.0),
+        (88.0, 0.0),
+        (128.0, 40.0),
+        (-40.0, 0.0),
+        (-73.0, 95.0),
+        (-127.0, 41.0),
+        (-129.0, 40.0),
+        (13.7, 53.0),
+        (-0.5, 40.0),
+    ];
     let inputs: Vec<_> = cases
         .iter()
         .map(|&(a, _)| {
@@ -235,7 +392,10 @@ fn relative_addressing_edges_from_the_facts_page() {
 #[test]
 fn corpus_vertex_shaders_render_like_the_compute_wrapper() {
     let Some(gpu) = Gpu::for_tests() else { return };
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica/golden");
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/corpus/pica/golden"
+    );
     let mut checked = 0;
     for e in std::fs::read_dir(dir).unwrap() {
         let path = e.unwrap().path();
@@ -271,16 +431,33 @@ fn corpus_vertex_shaders_render_like_the_compute_wrapper() {
                 })
                 .collect();
             let compute = gpu
-                .run_compute(&words, translate::pica::COMPUTE_ENTRY, &u.to_bytes(), &inputs, n as u32, n * 64)
+                .run_compute(
+                    &words,
+                    translate::pica::COMPUTE_ENTRY,
+                    &u.to_bytes(),
+                    &inputs,
+                    n as u32,
+                    n * 64,
+                )
                 .unwrap();
-            let render = gpu.run_vertex(&words, &t.interface, &u.to_bytes(), &inputs).unwrap();
+            let render = gpu
+                .run_vertex(&words, &t.interface, &u.to_bytes(), &inputs)
+                .unwrap();
             let shown = render.vertices.iter().filter(|v| v.is_some()).count();
-            eprintln!("{} entry {entry}: {shown} of {n} vertices rasterized", path.display());
+            eprintln!(
+                "{} entry {entry}: {shown} of {n} vertices rasterized",
+                path.display()
+            );
             for (i, vtx) in render.vertices.iter().enumerate() {
                 let Some(outs) = vtx else { continue };
                 for (k, &reg) in t.interface.outputs.iter().enumerate() {
                     let base = i * 64 + reg as usize * 4;
-                    assert_eq!(outs[k][..], compute[base..base + 4], "{} entry {entry} vertex {i} o{reg}", path.display());
+                    assert_eq!(
+                        outs[k][..],
+                        compute[base..base + 4],
+                        "{} entry {entry} vertex {i} o{reg}",
+                        path.display()
+                    );
                 }
                 checked += 1;
             }
@@ -295,23 +472,58 @@ fn corpus_vertex_shaders_render_like_the_compute_wrapper() {
 fn exact_mode_matches_the_interpreter_bit_for_bit_on_every_operation() {
     let Some(gpu) = Gpu::for_tests() else { return };
     let mut p = Prog::default();
-    let ops = [Opcode::Add, Opcode::Mul, Opcode::Dp3, Opcode::Dp4, Opcode::Dph, Opcode::Dst, Opcode::Ex2, Opcode::Lg2, Opcode::Rcp, Opcode::Rsq, Opcode::Flr, Opcode::Max, Opcode::Min, Opcode::Sge, Opcode::Slt];
+    let ops = [
+        Opcode::Add,
+        Opcode::Mul,
+        Opcode::Dp3,
+        Opcode::Dp4,
+        Opcode::Dph,
+        Opcode::Dst,
+        Opcode::Ex2,
+        Opcode::Lg2,
+        Opcode::Rcp,
+        Opcode::Rsq,
+        Opcode::Flr,
+        Opcode::Max,
+        Opcode::Min,
+        Opcode::Sge,
+        Opcode::Slt,
+    ];
     for (k, &op) in ops.iter().enumerate() {
         let (a, b) = (v((k % 8) as u8), v((k % 8 + 8) as u8));
         p.op2(op, o(k as u8 % 15 + 1), a, b);
         // Chains: results feed the next operations through r registers.
         p.op2(op, r(k as u8), a, b);
     }
-    let desc = p.desc(0xF, &[(true, Swizzle(0x1B)), (false, Swizzle(0x1B)), (true, Swizzle(0xE4))]);
+    let desc = p.desc(
+        0xF,
+        &[
+            (true, Swizzle(0x1B)),
+            (false, Swizzle(0x1B)),
+            (true, Swizzle(0xE4)),
+        ],
+    );
     p.push(Instruction {
         opcode: Opcode::Mad,
-        operands: Operands::Mad { dst: o(0), src1: rs(0), src2: rs(1), src3: rs(2), idx: AddrIndex::None, desc },
+        operands: Operands::Mad {
+            dst: o(0),
+            src1: rs(0),
+            src2: rs(1),
+            src3: rs(2),
+            idx: AddrIndex::None,
+            desc,
+        },
         extra: 0,
     });
     p.op2(Opcode::Litp, o(15), rs(3), rs(3));
     p.end();
     let shbin = p.shbin(&(0..16).collect::<Vec<_>>());
-    let settings = gpu::verify::Settings { cases: 2048, precision: Precision::Exact, seed: 7 };
+    let settings = gpu::verify::Settings {
+        cases: 2048,
+        precision: Precision::Exact,
+        seed: 7,
+        dispatch_only: false,
+    };
     let report = gpu::verify::verify_vertex(&gpu, &shbin, 0, settings).unwrap();
     assert_eq!(report.failed, 0, "{:?}", report.examples);
     assert_eq!(report.passed, 2048);
@@ -322,7 +534,10 @@ fn exact_mode_matches_the_interpreter_bit_for_bit_on_every_operation() {
 #[test]
 fn corpus_verifies_in_exact_and_compat() {
     let Some(gpu) = Gpu::for_tests() else { return };
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica/golden");
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/corpus/pica/golden"
+    );
     let mut executables = 0;
     for e in std::fs::read_dir(dir).unwrap() {
         let path = e.unwrap().path();
@@ -335,9 +550,20 @@ fn corpus_verifies_in_exact_and_compat() {
                 continue;
             }
             for precision in [Precision::Exact, Precision::Compat] {
-                let settings = gpu::verify::Settings { cases: 64, precision, seed: entry as u64 + 1 };
+                let settings = gpu::verify::Settings {
+                    cases: 64,
+                    precision,
+                    seed: entry as u64 + 1,
+                    dispatch_only: false,
+                };
                 let report = gpu::verify::verify_vertex(&gpu, &shbin, entry, settings).unwrap();
-                assert_eq!(report.failed, 0, "{} {precision:?}: {:?}", path.display(), report.examples);
+                assert_eq!(
+                    report.failed,
+                    0,
+                    "{} {precision:?}: {:?}",
+                    path.display(),
+                    report.examples
+                );
                 assert_eq!(report.mismatched_components, 0);
                 assert_eq!(report.passed + report.skipped, 64);
             }
@@ -352,7 +578,10 @@ fn corpus_verifies_in_exact_and_compat() {
 #[test]
 fn corpus_geometry_shaders_emit_the_interpreters_primitives() {
     let Some(gpu) = Gpu::for_tests() else { return };
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica/golden");
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/corpus/pica/golden"
+    );
     let mut executables = 0;
     for e in std::fs::read_dir(dir).unwrap() {
         let path = e.unwrap().path();
@@ -365,10 +594,26 @@ fn corpus_geometry_shaders_emit_the_interpreters_primitives() {
                 continue;
             }
             for precision in [Precision::Exact, Precision::Compat] {
-                let settings = gpu::verify::Settings { cases: 64, precision, seed: 11 };
+                let settings = gpu::verify::Settings {
+                    cases: 64,
+                    precision,
+                    seed: 11,
+                    dispatch_only: false,
+                };
                 let report = gpu::verify::verify_geometry(&gpu, &shbin, entry, settings).unwrap();
-                assert_eq!(report.failed, 0, "{} {precision:?}: {:?}", path.display(), report.examples);
-                assert!(report.passed >= 32, "{} {precision:?}: only {} cases ran", path.display(), report.passed);
+                assert_eq!(
+                    report.failed,
+                    0,
+                    "{} {precision:?}: {:?}",
+                    path.display(),
+                    report.examples
+                );
+                assert!(
+                    report.passed >= 32,
+                    "{} {precision:?}: only {} cases ran",
+                    path.display(),
+                    report.passed
+                );
             }
             executables += 1;
         }

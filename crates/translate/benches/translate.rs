@@ -31,7 +31,7 @@ fn corpus() -> Vec<(String, Vec<u8>)> {
 /// The whole path: bytes -> SHBIN -> module of executable 0 -> validation -> SPIR-V words.
 fn to_spirv(bytes: &[u8], precision: Precision) -> Vec<u32> {
     let shbin = Shbin::read(bytes).unwrap();
-    let t = translate(&shbin, 0, Options { precision }).unwrap();
+    let t = translate(&shbin, 0, Options { precision, ..Options::default() }).unwrap();
     let info = backend::validate(&t.module).unwrap();
     backend::spirv(&t.module, &info, precision).unwrap()
 }

@@ -50,7 +50,7 @@ fn every_corpus_shader_translates_to_every_backend() {
         let shbin = Shbin::read(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         for entry in 0..shbin.executables.len() {
             for precision in [Precision::Fast, Precision::Compat] {
-                let t = translate(&shbin, entry, Options { precision })
+                let t = translate(&shbin, entry, Options { precision, ..Options::default() })
                     .unwrap_or_else(|e| panic!("{} entry {entry}: {e}", path.display()));
                 let info = backend::validate(&t.module).unwrap_or_else(|e| panic!("{} entry {entry}: {e}", path.display()));
                 for target in Target::ALL {
@@ -87,4 +87,33 @@ fn every_corpus_shader_translates_to_every_backend() {
         }
     }
     assert!(count >= 31 * 2 * 6, "{count} outputs");
+}
+
+/// How the corpus' control flow translates: straight code, structured, and the dispatch loop only
+/// for the particle shader (its loops are backward JMPCs); the dispatch loop (forced) also
+/// validates for every program.
+#[test]
+fn corpus_flow_kinds_and_forced_dispatch() {
+    use translate::pica::FlowKind;
+    let mut kinds = std::collections::BTreeMap::new();
+    for path in shbins() {
+        let shbin = Shbin::read(&std::fs::read(&path).unwrap()).unwrap();
+        for entry in 0..shbin.executables.len() {
+            let t = translate(&shbin, entry, Options::default()).unwrap();
+            *kinds.entry(format!("{:?}", t.interface.flow)).or_insert(0) += 1;
+            if t.interface.flow == FlowKind::Dispatch {
+                eprintln!("dispatch: {}", path.display());
+            }
+            let d = translate(&shbin, entry, Options { dispatch_only: true, ..Options::default() }).unwrap();
+            assert_eq!(d.interface.flow, FlowKind::Dispatch);
+            for target in Target::ALL {
+                backend::write(&d.module, target, d.entry(), Precision::Compat)
+                    .unwrap_or_else(|e| panic!("{} dispatch {}: {e}", path.display(), target.name()));
+            }
+        }
+    }
+    eprintln!("corpus flow kinds: {kinds:?}");
+    assert_eq!(kinds.get("Dispatch"), Some(&1), "{kinds:?}");
+    assert_eq!(kinds.get("Structured"), Some(&10), "{kinds:?}");
+    assert_eq!(kinds.get("Straight"), Some(&20), "{kinds:?}");
 }

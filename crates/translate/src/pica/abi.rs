@@ -28,6 +28,7 @@ pub const REGS: u32 = 16;
 #[derive(Clone, Copy)]
 pub struct Abi {
     pub u32: Handle<Type>,
+    pub i32: Handle<Type>,
     pub bool: Handle<Type>,
     pub vec4f: Handle<Type>,
     pub vec2i: Handle<Type>,
@@ -125,7 +126,7 @@ impl Abi {
         let al = private(module, "aL", i32);
         let cmp_x = private(module, "cmp_x", bool);
         let cmp_y = private(module, "cmp_y", bool);
-        Abi { u32, bool, vec4f, vec2i, regs, uniforms, v, r, o, a0, al, cmp_x, cmp_y }
+        Abi { u32, i32, bool, vec4f, vec2i, regs, uniforms, v, r, o, a0, al, cmp_x, cmp_y }
     }
 }
 

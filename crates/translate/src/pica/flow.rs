@@ -234,7 +234,7 @@ impl Gen<'_> {
 
     /// Instructions that do not change the flow: arithmetic, NOP, EMIT, SETEMIT, unknown opcodes
     /// (executed as NOP, docs/pica-translate.md).
-    fn simple(&mut self, inst: &Instruction) {
+    pub(super) fn simple(&mut self, inst: &Instruction) {
         if self.arith(inst) {
             return;
         }
@@ -401,7 +401,7 @@ impl Gen<'_> {
     }
 
     /// The condition of a flow instruction (true for the unconditional ones).
-    fn flow_condition(&mut self, inst: &Instruction) -> H {
+    pub(super) fn flow_condition(&mut self, inst: &Instruction) -> H {
         use Opcode::*;
         match (inst.opcode, inst.operands) {
             (Ifc | Callc | Jmpc | Breakc, Operands::Flow { cond, .. }) => self.condition(cond),

@@ -13,6 +13,7 @@ mod exact;
 mod flow;
 mod gs;
 mod ops;
+mod structured;
 
 pub use abi::{UniformBlock, REGS, UNIFORM_B_OFFSET, UNIFORM_I_OFFSET, UNIFORM_SIZE};
 pub use flow::{CALL_DEPTH, IF_DEPTH, LOOP_DEPTH, MAX_STEPS};
@@ -41,6 +42,8 @@ pub const WORKGROUP: u32 = 64;
 pub struct Options {
     /// Float precision.
     pub precision: Precision,
+    /// Always use the dispatch loop (for differential tests of the structured translation).
+    pub dispatch_only: bool,
 }
 
 /// How the control flow was translated.
@@ -48,6 +51,8 @@ pub struct Options {
 pub enum FlowKind {
     /// No flow instruction between `main` and the first END: straight code.
     Straight,
+    /// IF/LOOP/CALL nests as structured statements (callees inlined).
+    Structured,
     /// The dispatch loop over the program counter.
     Dispatch,
 }
@@ -136,8 +141,13 @@ pub fn translate(shbin: &Shbin, entry: usize, options: Options) -> Result<Transl
         Some(g) => Some(gs::emit_function(&mut module, &abi, g)),
         None => None,
     };
-    let straight = flow::straight_line(code, dvle.main);
-    let flow_kind = if straight.is_some() { FlowKind::Straight } else { FlowKind::Dispatch };
+    let straight = if options.dispatch_only { None } else { flow::straight_line(code, dvle.main) };
+    let tree = if straight.is_some() || options.dispatch_only { None } else { structured::analyze(code, dvle.main) };
+    let flow_kind = match (&straight, &tree) {
+        (Some(_), _) => FlowKind::Straight,
+        (None, Some(_)) => FlowKind::Structured,
+        _ => FlowKind::Dispatch,
+    };
     let main_fn = {
         let fb = FnBuilder::new(&mut module, "pica_main");
         let mut g = Gen {
@@ -154,9 +164,10 @@ pub fn translate(shbin: &Shbin, entry: usize, options: Options) -> Result<Transl
             ssa: None,
         };
         g.reset(straight.is_none());
-        match straight {
-            Some(range) => g.straight(range),
-            None => g.dispatch(dvle.main),
+        match (straight, tree) {
+            (Some(range), _) => g.straight(range),
+            (None, Some(nodes)) => g.structured(&nodes),
+            _ => g.dispatch(dvle.main),
         }
         g.fb.finish()
     };
