@@ -549,18 +549,15 @@ fn corpus_verifies_in_exact_and_compat() {
             if shbin.executables[entry].shader_type != pica::shbin::ShaderType::Vertex {
                 continue;
             }
-            for precision in [Precision::Exact, Precision::Compat] {
-                let settings = gpu::verify::Settings {
-                    cases: 64,
-                    precision,
-                    seed: entry as u64 + 1,
-                    dispatch_only: false,
-                };
+            // Exact through the chosen flow translation and through the dispatch loop alone.
+            let runs = [(Precision::Exact, false), (Precision::Exact, true), (Precision::Compat, false)];
+            for (precision, dispatch_only) in runs {
+                let settings = gpu::verify::Settings { cases: 64, precision, seed: entry as u64 + 1, dispatch_only };
                 let report = gpu::verify::verify_vertex(&gpu, &shbin, entry, settings).unwrap();
                 assert_eq!(
                     report.failed,
                     0,
-                    "{} {precision:?}: {:?}",
+                    "{} {precision:?} dispatch {dispatch_only}: {:?}",
                     path.display(),
                     report.examples
                 );
