@@ -96,7 +96,8 @@ fn backend_err(target: Target, e: &dyn std::error::Error) -> Error {
     Error::Backend { target: target.name(), message: error_chain(e) }
 }
 
-/// SPIR-V words of a validated module, with `NoContraction` unless precision is `fast`.
+/// SPIR-V words of a validated module, with `NoContraction` and `SignedZeroInfNanPreserve`
+/// unless precision is `fast`.
 ///
 /// # Errors
 /// [`Error::Backend`] when naga's writer fails.
@@ -113,7 +114,7 @@ pub fn spirv(module: &Module, info: &ModuleInfo, precision: Precision) -> Result
     let words = naga::back::spv::write_vec(module, info, &options, None).map_err(|e| backend_err(Target::SpirV, &e))?;
     Ok(match precision {
         Precision::Fast => words,
-        _ => crate::spv_post::add_no_contraction(&words),
+        _ => crate::spv_post::preserve_inf_nan(&crate::spv_post::add_no_contraction(&words)),
     })
 }
 

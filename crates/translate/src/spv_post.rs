@@ -52,6 +52,67 @@ pub fn add_no_contraction(words: &[u32]) -> Vec<u32> {
     out
 }
 
+const OP_CAPABILITY: u32 = 17;
+const OP_EXTENSION: u32 = 10;
+const OP_ENTRY_POINT: u32 = 15;
+const OP_EXECUTION_MODE: u32 = 16;
+const CAP_SIGNED_ZERO_INF_NAN_PRESERVE: u32 = 4466;
+const MODE_SIGNED_ZERO_INF_NAN_PRESERVE: u32 = 4461;
+
+/// Declares `SignedZeroInfNanPreserve` for 32-bit floats on every entry point
+/// (SPV_KHR_float_controls, Vulkan 1.2 float controls): without it a Vulkan driver may assume that
+/// no float is NaN or infinite and fold, for example, `x * 0.0` to `0.0`, which lavapipe did to
+/// a NaN operand of a dot product. The special cases the PICA translation keeps (inf * 0 = 0,
+/// NaN propagation, MAX/MIN NaN order) need the IEEE behaviour. Words that do not parse are
+/// returned unchanged.
+pub fn preserve_inf_nan(words: &[u32]) -> Vec<u32> {
+    const HEADER: usize = 5;
+    if words.len() < HEADER || words[0] != 0x0723_0203 {
+        return words.to_vec();
+    }
+    let mut out = Vec::with_capacity(words.len() + 16);
+    out.extend_from_slice(&words[..HEADER]);
+    let mut pos = HEADER;
+    let mut entries = Vec::new();
+    let mut added_ext = false;
+    let mut added_modes = false;
+    while pos < words.len() {
+        let count = (words[pos] >> 16) as usize;
+        let op = words[pos] & 0xFFFF;
+        if count == 0 || pos + count > words.len() {
+            return words.to_vec();
+        }
+        // The extension goes after the capabilities, the modes after the entry points.
+        if op != OP_CAPABILITY && !added_ext {
+            out.extend_from_slice(&[2 << 16 | OP_CAPABILITY, CAP_SIGNED_ZERO_INF_NAN_PRESERVE]);
+            let name = b"SPV_KHR_float_controls\0";
+            let mut lit: Vec<u32> = name.chunks(4).map(|c| {
+                let mut b = [0u8; 4];
+                b[..c.len()].copy_from_slice(c);
+                u32::from_le_bytes(b)
+            }).collect();
+            if name.len() % 4 == 0 {
+                lit.push(0);
+            }
+            out.push(((1 + lit.len()) as u32) << 16 | OP_EXTENSION);
+            out.extend_from_slice(&lit);
+            added_ext = true;
+        }
+        if op != OP_ENTRY_POINT && !entries.is_empty() && !added_modes {
+            for &id in &entries {
+                out.extend_from_slice(&[4 << 16 | OP_EXECUTION_MODE, id, MODE_SIGNED_ZERO_INF_NAN_PRESERVE, 32]);
+            }
+            added_modes = true;
+        }
+        if op == OP_ENTRY_POINT && count >= 3 {
+            entries.push(words[pos + 2]);
+        }
+        out.extend_from_slice(&words[pos..pos + count]);
+        pos += count;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

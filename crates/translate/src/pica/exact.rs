@@ -179,6 +179,13 @@ fn build_add(module: &mut Module, abi: &Abi) -> Handle<Function> {
     let eb = fb.bin(B::Subtract, b, bb);
     let lo = fb.bin(B::Add, ea, eb);
     let r = round(&mut fb, &s, sum, lo);
+    // NaN operands give NaN explicitly: a driver that sees a constant operand may fold the f32
+    // operation (lavapipe turned NaN * 0.0 into 0.0 for a register the program never writes).
+    let na = is_nan(&mut fb, &s, a);
+    let nb = is_nan(&mut fb, &s, b);
+    let nab = fb.bin(B::InclusiveOr, na, nb);
+    let q = s.fbits(&mut fb, NAN_BITS);
+    let r = fb.select(nab, q, r);
     ret(&mut fb, r);
     let f = fb.finish();
     function(module, f, abi.vec4f)
@@ -221,6 +228,9 @@ fn build_mul(module: &mut Module, abi: &Abi) -> Handle<Function> {
     let bad = fb.bin(B::And, np, ok);
     let zero = s.f(&mut fb, 0.0);
     let r = fb.select(bad, zero, r);
+    // NaN operands give NaN explicitly (see f24_add).
+    let q = s.fbits(&mut fb, NAN_BITS);
+    let r = fb.select(nab, q, r);
     ret(&mut fb, r);
     let f = fb.finish();
     function(module, f, abi.vec4f)

@@ -234,7 +234,11 @@ impl Gen<'_> {
         let ok = self.fb.not(nab);
         let bad = self.fb.bin(B::And, np, ok);
         let zero = self.fb.f32x4(0.0);
-        self.fb.select(bad, zero, p)
+        let r = self.fb.select(bad, zero, p);
+        // A NaN operand gives NaN explicitly: a driver that sees a constant zero operand may fold
+        // the product to 0 (lavapipe did, for a register the program never writes).
+        let nan = self.fb.select(na, a, b);
+        self.fb.select(nab, nan, r)
     }
 
     /// Dot product of the first `n` components, summed left to right.
