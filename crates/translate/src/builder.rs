@@ -266,6 +266,22 @@ impl<'m> FnBuilder<'m> {
         self.expr(Expression::FunctionArgument(i))
     }
 
+    /// `for k in 0..n { body(k) }` as a naga loop over a u32 local (`body` gets the loaded k).
+    pub fn for_range(&mut self, n: u32, u32_ty: Handle<Type>, body: impl FnOnce(&mut Self, Handle<Expression>)) {
+        let zero = self.u32(0);
+        let k = self.local("k", u32_ty, Some(zero));
+        self.open();
+        let kv = self.load(k);
+        let end = self.u32(n);
+        let done = self.bin(BinaryOperator::GreaterEqual, kv, end);
+        self.if_(done, |fb| fb.stmt(Statement::Break));
+        body(self, kv);
+        let one = self.u32(1);
+        self.add_assign(k, one);
+        let b = self.close();
+        self.stmt(Statement::Loop { body: b, continuing: Block::new(), break_if: None });
+    }
+
     /// Increments an integer variable by a literal of the same type.
     pub fn add_assign(&mut self, pointer: Handle<Expression>, amount: Handle<Expression>) {
         let v = self.load(pointer);

@@ -104,6 +104,8 @@ pub(crate) struct Gen<'m> {
     /// In straight code, the current value of v0-v15, r0-r15, o0-o15 (slots 0-47) as SSA
     /// expressions: no loads and stores of private registers per instruction.
     pub(crate) ssa: Option<[Option<Handle<Expression>>; 48]>,
+    /// The shared `compat` multiplication.
+    pub(crate) compat_mul: Option<Handle<Function>>,
 }
 
 /// Translates executable `entry` of a SHBIN.
@@ -137,6 +139,7 @@ pub fn translate(shbin: &Shbin, entry: usize, options: Options) -> Result<Transl
 
     // Helpers come first: functions must precede their callers.
     let exact_fns = (options.precision == Precision::Exact).then(|| exact::build(&mut module, &abi));
+    let compat_mul = (options.precision == Precision::Compat).then(|| ops::build_compat_mul(&mut module, abi.vec4f));
     let emit_fn = match &gs_state {
         Some(g) => Some(gs::emit_function(&mut module, &abi, g)),
         None => None,
@@ -162,6 +165,7 @@ pub fn translate(shbin: &Shbin, entry: usize, options: Options) -> Result<Transl
             }),
             exact: exact_fns,
             ssa: None,
+            compat_mul,
         };
         g.reset(straight.is_none());
         match (straight, tree) {
@@ -350,14 +354,13 @@ pub(crate) fn compute_prologue<'m>(
     fb.if_(past, |fb| fb.stmt(Statement::Return { value: None }));
     let base = fb.bin(naga::BinaryOperator::Multiply, i, st);
     let vg = fb.global(abi.v);
-    for k in 0..REGS {
-        let kk = fb.u32(k);
-        let idx = fb.bin(naga::BinaryOperator::Add, base, kk);
+    fb.for_range(REGS, abi.u32, |fb, k| {
+        let idx = fb.bin(naga::BinaryOperator::Add, base, k);
         let p = fb.index(vin, idx);
         let val = fb.load(p);
-        let d = fb.at(vg, k);
+        let d = fb.index(vg, k);
         fb.store(d, val);
-    }
+    });
     (fb, i, base)
 }
 
@@ -386,14 +389,13 @@ fn compute_entry(module: &mut Module, abi: &Abi, main_fn: Handle<Function>) {
     let base = fb.bin(naga::BinaryOperator::Multiply, i, regs);
     let vout = fb.global(vout_g);
     let og = fb.global(abi.o);
-    for k in 0..REGS {
-        let kk = fb.u32(k);
-        let idx = fb.bin(naga::BinaryOperator::Add, base, kk);
+    fb.for_range(REGS, abi.u32, |fb, k| {
+        let idx = fb.bin(naga::BinaryOperator::Add, base, k);
         let p = fb.index(vout, idx);
-        let s = fb.at(og, k);
+        let s = fb.index(og, k);
         let val = fb.load(s);
         fb.store(p, val);
-    }
+    });
     let function = fb.finish();
     push_compute(module, COMPUTE_ENTRY, function);
 }

@@ -6,6 +6,7 @@ use naga::{BinaryOperator as B, Expression, Handle, MathFunction as M, ScalarKin
 use pica::isa::{AddrIndex, CmpOp, DstReg, Instruction, Opcode, OperandDescriptor, Operands, RelativeSource, SrcReg};
 
 use super::Gen;
+use crate::builder::FnBuilder;
 use crate::Precision;
 
 type H = Handle<Expression>;
@@ -200,14 +201,6 @@ impl Gen<'_> {
         }
     }
 
-    /// NaN test by bits, so no driver can fold it away: `(bits & 0x7FFFFFFF) > 0x7F800000`.
-    fn is_nan4(&mut self, x: H) -> H {
-        let bits = self.fb.bitcast(x, ScalarKind::Uint);
-        let m = self.fb.u32x4(0x7FFF_FFFF);
-        let abs = self.fb.bin(B::And, bits, m);
-        let inf = self.fb.u32x4(0x7F80_0000);
-        self.fb.bin(B::Greater, abs, inf)
-    }
 
     /// Component-wise addition (float24-rounded in `exact`).
     fn add4(&mut self, a: H, b: H) -> H {
@@ -217,28 +210,16 @@ impl Gen<'_> {
         }
     }
 
-    /// PICA multiplication: inf * 0 = 0 (NaN * 0 stays NaN) in `compat`; float24 in `exact`.
+    /// PICA multiplication: inf * 0 = 0 (NaN * 0 stays NaN) in `compat` (one shared function,
+    /// [`build_compat_mul`]); float24 in `exact`; plain f32 in `fast`.
     fn mul4(&mut self, a: H, b: H) -> H {
         if let Some(x) = self.exact {
             return self.fb.call_value(x.mul, vec![a, b]);
         }
-        let p = self.fb.bin(B::Multiply, a, b);
-        if self.precision == Precision::Fast {
-            return p;
+        match self.compat_mul {
+            Some(f) => self.fb.call_value(f, vec![a, b]),
+            None => self.fb.bin(B::Multiply, a, b),
         }
-        // A NaN product of two non-NaN factors is inf * 0.
-        let np = self.is_nan4(p);
-        let na = self.is_nan4(a);
-        let nb = self.is_nan4(b);
-        let nab = self.fb.bin(B::InclusiveOr, na, nb);
-        let ok = self.fb.not(nab);
-        let bad = self.fb.bin(B::And, np, ok);
-        let zero = self.fb.f32x4(0.0);
-        let r = self.fb.select(bad, zero, p);
-        // A NaN operand gives NaN explicitly: a driver that sees a constant zero operand may fold
-        // the product to 0 (lavapipe did, for a register the program never writes).
-        let nan = self.fb.select(na, a, b);
-        self.fb.select(nab, nan, r)
     }
 
     /// Dot product of the first `n` components, summed left to right.
@@ -468,4 +449,38 @@ impl Gen<'_> {
             _ => false,
         }
     }
+}
+
+/// NaN test by bits, so no driver can fold it away: `(bits & 0x7FFFFFFF) > 0x7F800000`.
+fn is_nan4(fb: &mut FnBuilder, x: H) -> H {
+    let bits = fb.bitcast(x, ScalarKind::Uint);
+    let m = fb.u32x4(0x7FFF_FFFF);
+    let abs = fb.bin(B::And, bits, m);
+    let inf = fb.u32x4(0x7F80_0000);
+    fb.bin(B::Greater, abs, inf)
+}
+
+/// `pica_mul(a, b)`, the `compat` multiplication: f32 product, inf * 0 = 0, NaN operands give
+/// NaN explicitly (a driver that sees a constant zero operand may fold the product to 0: lavapipe
+/// did, for a register the program never writes).
+pub(crate) fn build_compat_mul(module: &mut naga::Module, vec4f: naga::Handle<naga::Type>) -> naga::Handle<naga::Function> {
+    let mut fb = FnBuilder::new(module, "pica_mul");
+    let a = fb.arg("a", vec4f);
+    let b = fb.arg("b", vec4f);
+    let p = fb.bin(B::Multiply, a, b);
+    // A NaN product of two non-NaN factors is inf * 0.
+    let np = is_nan4(&mut fb, p);
+    let na = is_nan4(&mut fb, a);
+    let nb = is_nan4(&mut fb, b);
+    let nab = fb.bin(B::InclusiveOr, na, nb);
+    let ok = fb.not(nab);
+    let bad = fb.bin(B::And, np, ok);
+    let zero = fb.f32x4(0.0);
+    let r = fb.select(bad, zero, p);
+    let nan = fb.select(na, a, b);
+    let r = fb.select(nab, nan, r);
+    fb.stmt(naga::Statement::Return { value: Some(r) });
+    let mut f = fb.finish();
+    f.result = Some(naga::FunctionResult { ty: vec4f, binding: None });
+    module.functions.append(f, naga::Span::UNDEFINED)
 }
