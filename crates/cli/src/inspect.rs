@@ -20,7 +20,7 @@ pub fn run(args: InspectArgs) -> anyhow::Result<ExitCode> {
     for inspect in inspectors {
         if let Some(summary) = inspect(&args.file, &bytes) {
             let summary = summary.with_context(|| format!("{}", args.file.display()))?;
-            println!("{}", serde_json::to_string_pretty(&summary)?);
+            crate::output::emit_json(&summary)?;
             return Ok(ExitCode::SUCCESS);
         }
     }

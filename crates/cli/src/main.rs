@@ -11,6 +11,7 @@ mod demo;
 mod gx;
 mod inspect;
 mod latte;
+mod output;
 mod pica;
 mod translate;
 mod verify;

@@ -469,7 +469,12 @@ pub fn disassemble(p: &Program) -> String {
 pub fn header_directives(h: &crate::gfd::ShaderHeader) -> String {
     let mut o = String::new();
     let q = |s: &str| format!("\"{}\"", s.replace('"', "'"));
-    let _ = writeln!(o, "; $MODE = {}", h.mode);
+    use crate::asm::header::{MODE_NAMES, SAMPLER_TYPE_NAMES, VAR_TYPE_NAMES};
+    let named = |names: &[&str], v: u32| match names.get(v as usize) {
+        Some(n) if !n.is_empty() => format!("\"{n}\""),
+        _ => v.to_string(),
+    };
+    let _ = writeln!(o, "; $MODE = {}", named(&MODE_NAMES, h.mode));
     for (i, v) in h.uniform_blocks.iter().enumerate() {
         let _ = writeln!(o, "; $UNIFORM_BLOCKS[{i}].NAME = {}\n; $UNIFORM_BLOCKS[{i}].OFFSET = {}\n; $UNIFORM_BLOCKS[{i}].SIZE = {}", q(&v.name), v.offset, v.size);
     }
@@ -477,7 +482,7 @@ pub fn header_directives(h: &crate::gfd::ShaderHeader) -> String {
         let _ = writeln!(
             o,
             "; $UNIFORM_VARS[{i}].NAME = {}\n; $UNIFORM_VARS[{i}].TYPE = {}\n; $UNIFORM_VARS[{i}].COUNT = {}\n; $UNIFORM_VARS[{i}].OFFSET = {}\n; $UNIFORM_VARS[{i}].BLOCK = {}",
-            q(&v.name), v.var_type, v.count, v.offset, v.block
+            q(&v.name), named(&VAR_TYPE_NAMES, v.var_type), v.count, v.offset, v.block
         );
     }
     for (i, v) in h.initial_values.iter().enumerate() {
@@ -490,13 +495,13 @@ pub fn header_directives(h: &crate::gfd::ShaderHeader) -> String {
         let _ = writeln!(o, "; $LOOP_VARS[{i}].OFFSET = {}\n; $LOOP_VARS[{i}].VALUE = 0x{:08X}", v.offset, v.value);
     }
     for (i, v) in h.sampler_vars.iter().enumerate() {
-        let _ = writeln!(o, "; $SAMPLER_VARS[{i}].NAME = {}\n; $SAMPLER_VARS[{i}].TYPE = {}\n; $SAMPLER_VARS[{i}].LOCATION = {}", q(&v.name), v.var_type, v.location);
+        let _ = writeln!(o, "; $SAMPLER_VARS[{i}].NAME = {}\n; $SAMPLER_VARS[{i}].TYPE = {}\n; $SAMPLER_VARS[{i}].LOCATION = {}", q(&v.name), named(&SAMPLER_TYPE_NAMES, v.var_type), v.location);
     }
     for (i, v) in h.attrib_vars.iter().enumerate() {
         let _ = writeln!(
             o,
             "; $ATTRIB_VARS[{i}].NAME = {}\n; $ATTRIB_VARS[{i}].TYPE = {}\n; $ATTRIB_VARS[{i}].COUNT = {}\n; $ATTRIB_VARS[{i}].LOCATION = {}",
-            q(&v.name), v.var_type, v.count, v.location
+            q(&v.name), named(&VAR_TYPE_NAMES, v.var_type), v.count, v.location
         );
     }
     if h.stage != crate::gfd::Stage::Pixel {
@@ -511,6 +516,20 @@ pub fn header_directives(h: &crate::gfd::ShaderHeader) -> String {
     o
 }
 
+/// The disassembly of one shader (header directives, then program) as a stand-alone source that
+/// `assemble` + `vertex_header` / `pixel_header` turn back into the same header and program.
+///
+/// # Errors
+/// Program decode errors, with their byte offsets.
+pub fn shader_source(s: &crate::gfd::GfdShader) -> crate::Result<String> {
+    let mut o = header_directives(&s.header);
+    match &s.program {
+        Some(p) => o.push_str(&disassemble(&Program::decode_bytes(p, s.program_offset)?)),
+        None => o.push_str("; (no program block)\n"),
+    }
+    Ok(o)
+}
+
 /// Disassembles every shader of a GFD file: for each, a banner, its header directives and its
 /// program (and a geometry shader's copy program). Each section assembles back on its own.
 ///
@@ -520,11 +539,7 @@ pub fn disassemble_gfd(file: &crate::gfd::GfdFile) -> crate::Result<String> {
     let mut o = String::new();
     for (n, s) in file.shaders()?.iter().enumerate() {
         let _ = writeln!(o, "; ======== shader {n}: {} ========", s.header.stage.name());
-        o.push_str(&header_directives(&s.header));
-        match &s.program {
-            Some(p) => o.push_str(&disassemble(&Program::decode_bytes(p, s.program_offset)?)),
-            None => o.push_str("; (no program block)\n"),
-        }
+        o.push_str(&shader_source(s)?);
         if let Some(c) = &s.copy_program {
             let _ = writeln!(o, "; ======== shader {n}: geometry copy program ========");
             o.push_str(&disassemble(&Program::decode_bytes(c, 0)?));

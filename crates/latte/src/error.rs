@@ -8,19 +8,52 @@ use thiserror::Error;
 pub enum Error {
     /// The input ended before a structure that starts or continues at `offset`.
     #[error("byte offset {offset:#x}: truncated: {what} needs {need} bytes, {have} left")]
-    Truncated { offset: usize, what: &'static str, need: usize, have: usize },
+    Truncated {
+        /// Absolute byte offset.
+        offset: usize,
+        /// What was being read.
+        what: &'static str,
+        /// Bytes needed.
+        need: usize,
+        /// Bytes left.
+        have: usize,
+    },
     /// A field holds a value this reader does not accept.
     #[error("byte offset {offset:#x}: {what}")]
-    Invalid { offset: usize, what: String },
+    Invalid {
+        /// Absolute byte offset.
+        offset: usize,
+        /// What is wrong.
+        what: String,
+    },
     /// A count read from the file is larger than the data could hold.
     #[error("byte offset {offset:#x}: {what} count {count} exceeds the limit {limit}")]
-    TooMany { offset: usize, what: &'static str, count: u64, limit: u64 },
+    TooMany {
+        /// Absolute byte offset of the count.
+        offset: usize,
+        /// What was counted.
+        what: &'static str,
+        /// The count read.
+        count: u64,
+        /// The largest count accepted there.
+        limit: u64,
+    },
     /// An assembly source error.
     #[error("line {line}: {msg}")]
-    Asm { line: usize, msg: String },
+    Asm {
+        /// Source line (1-based; 0 for a value no line set).
+        line: usize,
+        /// What went wrong.
+        msg: String,
+    },
     /// A program could not be encoded (e.g. a field value out of range).
     #[error("instruction {index}: {msg}")]
-    Encode { index: usize, msg: String },
+    Encode {
+        /// Instruction index.
+        index: usize,
+        /// What went wrong.
+        msg: String,
+    },
 }
 
 impl Error {

@@ -40,25 +40,42 @@ pub fn sha1_hex(bytes: &[u8]) -> String {
 /// One shader found by the inventory.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct ShaderRecord {
+    /// Shader stage.
     pub stage: Stage,
     /// Key as 16 hex digits.
     pub key: String,
+    /// Program size in bytes.
     pub program_bytes: usize,
+}
+
+/// Where a GFD was found.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct FoundIn {
+    /// File path.
+    pub file: String,
+    /// Container kind.
+    pub container: ContainerKind,
+    /// Id in the container (0 for a plain .gsh).
+    pub id: u32,
 }
 
 /// One unique GFD (by SHA-1) and every place it was found.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct GfdRecord {
+    /// SHA-1 of the GFD bytes, lower-case hex.
     pub sha1: String,
+    /// Size in bytes.
     pub size: usize,
-    /// (file, container kind, id in the container).
-    pub found_in: Vec<(String, ContainerKind, u32)>,
+    /// Every place the GFD was found.
+    pub found_in: Vec<FoundIn>,
+    /// Shaders of the GFD.
     pub shaders: Vec<ShaderRecord>,
 }
 
 /// The inventory of a directory tree.
 #[derive(Clone, Debug, Serialize, Default)]
 pub struct Inventory {
+    /// Regular files read.
     pub files_scanned: usize,
     /// Files that looked like containers but failed to parse: (file, error).
     pub errors: Vec<(String, String)>,
@@ -120,7 +137,7 @@ pub fn inventory(root: &Path) -> Result<Inventory, std::io::Error> {
                             by_sha.entry(sha.clone()).or_insert(GfdRecord { sha1: sha.clone(), size: e.gfd.len(), found_in: vec![], shaders })
                         }
                     };
-                    rec.found_in.push((name.clone(), kind, e.id));
+                    rec.found_in.push(FoundIn { file: name.clone(), container: kind, id: e.id });
                 }
             }
         }

@@ -1,18 +1,26 @@
 //! Latte (Wii U GPU, R600/R700 family) machine layer: GFD containers, MT Framework shader
 //! containers, shader keys, microcode decode/encode, disassembler and assembler.
 //!
+//! - [`gfd`]: GFD (.gsh) files and the GX2 shader header structs, read and written byte-exact.
+//! - [`mt`]: `.es`, `.spkg`, `.lfx` containers (readers, writers, a magic scan).
+//! - [`key`]: FNV-1a 64 shader keys and SHA-1 inventories of directory trees.
+//! - [`isa`]: the R700 instruction tables, decode/encode of every encoding, whole programs,
+//!   and a random-program generator.
+//! - [`disasm`] / [`asm`]: text in the decaf-emu latte-assembler syntax, each the inverse of the
+//!   other; `asm` also builds GFD files from `.vsh` / `.psh` sources.
+//!
 //! The specs this crate follows are in `../shared/specs/` (gx2-gfd-facts.md,
 //! latte-semantics-facts.md, latte-shader-translation.md); docs/latte-*.md record decisions.
 
 #![forbid(unsafe_code)]
 
+pub mod asm;
+pub mod disasm;
 pub mod error;
 pub mod gfd;
 pub mod isa;
 pub mod key;
 pub mod mt;
-pub mod asm;
-pub mod disasm;
 pub(crate) mod reader;
 
 pub use error::{Error, Result};

@@ -24,7 +24,9 @@ pub const MAX_ENTRIES: usize = 1 << 16;
 /// One GFD of a container with its id (and name, for .lfx).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// Id in its container (.es id, package entry id, effect shader id; 0 for a .gsh).
     pub id: u32,
+    /// Name (.lfx entries).
     pub name: Option<String>,
     /// The GFD's bytes.
     pub gfd: Vec<u8>,
@@ -43,9 +45,13 @@ fn gfd_at(r: &mut Reader<'_>, data: &[u8]) -> Result<(Vec<u8>, usize)> {
 /// An `.es` file: 16-byte header (magic, version 0x0A, id, 0) and one GFD.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Es {
+    /// Version (0x0A in the game files).
     pub version: u32,
+    /// Id: a 32-bit state hash, equal to the file name in the game.
     pub id: u32,
+    /// The reserved word.
     pub reserved: u32,
+    /// The GFD bytes.
     pub gfd: Vec<u8>,
 }
 
@@ -86,7 +92,9 @@ impl Es {
 /// `count` entries of (u32 id, GFD).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Spkg {
+    /// The three header words after the count (kept as read).
     pub header_words: [u32; 3],
+    /// The GFDs with their ids.
     pub entries: Vec<Entry>,
 }
 
@@ -137,9 +145,11 @@ impl Spkg {
 /// 0xFFFFFFFF, GFD offset, GFD size) per shader. Offsets are from the file start.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lfx {
+    /// Effect version word.
     pub version: u32,
     /// Every name of the effect (techniques, shaders, buffers, states...).
     pub names: Vec<String>,
+    /// The GFDs with their ids.
     pub entries: Vec<Entry>,
 }
 
@@ -257,9 +267,13 @@ impl Lfx {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ContainerKind {
+    /// A plain GFD (.gsh).
     Gfd,
+    /// An .es file.
     Es,
+    /// An .spkg package.
     Spkg,
+    /// An .lfx effect.
     Lfx,
 }
 
@@ -291,4 +305,25 @@ pub fn entries(bytes: &[u8]) -> Result<(ContainerKind, Vec<Entry>)> {
         ContainerKind::Lfx => Lfx::parse(bytes)?.entries,
     };
     Ok((kind, e))
+}
+
+/// Finds every GFD embedded anywhere in `bytes` by its "Gfx2" magic, for containers whose
+/// layout this crate does not know (a real .lfx whose tables differ from the layout above).
+/// Entries get their ordinal as id. Candidates that do not parse as a whole GFD are skipped;
+/// the scan resumes after each GFD found.
+pub fn scan_gfds(bytes: &[u8]) -> Vec<Entry> {
+    let magic = crate::gfd::FILE_MAGIC.to_be_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 4 <= bytes.len() {
+        if bytes[i..i + 4] == magic {
+            if let Ok((_, len)) = GfdFile::parse_prefix(&bytes[i..], i) {
+                out.push(Entry { id: out.len() as u32, name: None, gfd: bytes[i..i + len].to_vec(), offset: i });
+                i += len;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
 }

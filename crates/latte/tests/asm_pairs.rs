@@ -60,3 +60,10 @@ fn header_errors_name_their_line() {
     let e = assemble_gfd(None, Some("00 EXP_DONE: PIX0, R0\n01 FOO\n")).unwrap_err().to_string();
     assert!(e.contains("line 2") && e.contains("FOO"), "{e}");
 }
+
+#[test]
+fn header_checks_point_at_their_directive() {
+    let src = "; $MODE = \"UniformRegister\"\n; $SQ_PGM_RESOURCES_VS.NUM_GPRS = 7\n00 CALL_FS\n01 EXP_DONE: POS0, R1\nEND_OF_PROGRAM\n";
+    let e = assemble_gfd(Some(src), None).unwrap_err().to_string();
+    assert!(e.contains("line 2") && e.contains("NUM_GPRS 7, expected 2"), "{e}");
+}

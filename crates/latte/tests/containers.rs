@@ -162,3 +162,20 @@ proptest! {
         let _ = mt::entries(&b);
     }
 }
+
+#[test]
+fn scan_finds_gfds_in_an_unknown_layout() {
+    let gfds = corpus_gfds();
+    let mut blob = b"MFX\0 some other effect layout".to_vec();
+    for g in gfds.iter().take(5) {
+        blob.extend_from_slice(&[0xAB; 7]);
+        blob.extend_from_slice(b"Gfx2"); // a false start: not a whole GFD
+        blob.extend_from_slice(g);
+    }
+    let found = mt::scan_gfds(&blob);
+    assert_eq!(found.len(), 5);
+    for (e, g) in found.iter().zip(&gfds) {
+        assert_eq!(&e.gfd, g);
+        assert_eq!(&blob[e.offset..e.offset + g.len()], &g[..]);
+    }
+}

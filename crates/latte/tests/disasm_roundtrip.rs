@@ -73,9 +73,47 @@ fn gfd_sections_reassemble() {
             got.program_size = want.program_size;
             got.gx2r = want.gx2r.clone();
             got.block_major = want.block_major;
+            got.struct_size = want.struct_size;
             assert_eq!(got, want, "{}", f.display());
             n += 1;
         }
     }
     assert!(n > 80, "{n}");
+}
+
+fn some_text() -> String {
+    let root = common::corpus().join("latte");
+    let mut t = std::fs::read_to_string(root.join("ClassiCube/asm/ps_textured_exp.psh")).unwrap();
+    let words = latte::gfd::program_words(&std::fs::read(common::corpus().join("latte-mesa/programs/t17_gs_passthrough/gs.bin")).unwrap());
+    t.push_str(&disassemble(&Program::decode(&words, 0).unwrap()));
+    t
+}
+
+proptest! {
+    /// Mutated assembly text gives an error with a line, never a panic.
+    #[test]
+    fn mutated_text_never_panics(edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<char>(), 0u8..3), 1..6)) {
+        let mut t: Vec<char> = some_text().chars().collect();
+        for (i, c, op) in edits {
+            let k = i.index(t.len().max(1));
+            match op {
+                0 if !t.is_empty() => t[k] = c,
+                1 => t.insert(k.min(t.len()), c),
+                _ if !t.is_empty() => { t.remove(k); }
+                _ => {}
+            }
+        }
+        let s: String = t.into_iter().collect();
+        if let Err(e) = assemble(&s) {
+            prop_assert!(e.to_string().starts_with("line "), "{}", e);
+        }
+        let _ = latte::asm::assemble_gfd(Some(&s), Some(&s));
+    }
+
+    #[test]
+    fn random_lines_never_panic(lines in proptest::collection::vec("[0-9A-Za-z_:.,\\[\\]()| +-]{0,40}", 0..20)) {
+        let s = lines.join("\n");
+        let _ = assemble(&s);
+        let _ = latte::asm::assemble_gfd(None, Some(&s));
+    }
 }

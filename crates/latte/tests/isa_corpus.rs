@@ -30,22 +30,18 @@ fn decode_encode_identity_on_corpus() {
 fn mesa_name(n: &str) -> &str {
     // Mesa appends _sat to an op with CLAMP set.
     let n = n.strip_suffix("_sat").unwrap_or(n);
-    match n {
-        "EXPORT" => "EXP",
-        "EXPORT_DONE" => "EXP_DONE",
-        "ALU_NOP" => "NOP",
-        "GET_TEXTURE_RESINFO" => "GET_TEXTURE_INFO",
-        "GET_NUMBER_OF_SAMPLES" => "GET_SAMPLE_INFO",
-        "GET_LOD" => "GET_COMP_TEX_LOD",
-        n => n,
+    if n == "ALU_NOP" {
+        return "NOP";
     }
+    n
 }
 
 /// Names the decoder gives each word index: CF, ALU (with slot letter) and fetch instructions.
 fn names(p: &Program) -> HashMap<usize, String> {
     let mut m = HashMap::new();
+    use latte::isa::names::mesa_mnemonic;
     for (i, c) in p.cf.iter().enumerate() {
-        m.insert(2 * i, c.name());
+        m.insert(2 * i, mesa_mnemonic(&c.name()).to_string());
     }
     for cl in &p.clauses {
         let mut w = 2 * cl.addr as usize;
@@ -63,7 +59,7 @@ fn names(p: &Program) -> HashMap<usize, String> {
             ClauseBody::Fetch(v) => {
                 for f in v {
                     let n = match f {
-                        FetchInst::Tex(t) => t.name().to_string(),
+                        FetchInst::Tex(t) => mesa_mnemonic(t.name()).to_string(),
                         FetchInst::Vtx(v) if v.op == 0 => "VFETCH".to_string(),
                         FetchInst::Vtx(v) => v.name(),
                     };
@@ -128,4 +124,91 @@ fn decoder_agrees_with_mesa_listings() {
     }
     assert!(mismatches.is_empty(), "{} of {checked} differ:\n{}", mismatches.len(), mismatches[..mismatches.len().min(30)].join("\n"));
     assert!(checked > 3000, "{checked}");
+}
+
+/// CF addresses, clause counts and POP counts, and ALU destinations, as Mesa prints them:
+/// `@N` is the dword address (2 × ADDR), the number after a clause name is its count, `POP:n`
+/// the pop count; ALU destinations `R4.z`, `T0.x` (R124-R127), `__.z` (no write), `R[3+AR].x`.
+#[test]
+fn fields_agree_with_mesa_listings() {
+    let mut listings = Vec::new();
+    walk(&corpus().join("latte-mesa/programs"), "txt", &mut listings);
+    let (mut checked, mut bad) = (0, Vec::new());
+    for l in &listings {
+        let bin = PathBuf::from(l.to_string_lossy().replace(".disasm.txt", ".bin"));
+        let p = Program::decode_bytes(&std::fs::read(&bin).unwrap(), 0).unwrap();
+        let mut alu_at: HashMap<usize, latte::isa::AluInst> = HashMap::new();
+        for cl in &p.clauses {
+            if let ClauseBody::Alu(groups) = &cl.body {
+                let mut w = 2 * cl.addr as usize;
+                for g in groups {
+                    for i in &g.insts {
+                        alu_at.insert(w, *i);
+                        w += 2;
+                    }
+                    w += g.literals.len();
+                }
+            }
+        }
+        for line in std::fs::read_to_string(l).unwrap().lines() {
+            let toks: Vec<&str> = line.split_whitespace().collect();
+            if toks.len() < 4 || toks[0].len() != 4 || !toks[0].bytes().all(|b| b.is_ascii_digit()) || toks[1].len() != 8 {
+                continue;
+            }
+            let idx: usize = toks[0].parse().unwrap();
+            if !line.starts_with(' ') {
+                let c = &p.cf[idx / 2];
+                for t in &toks[4..] {
+                    if let Some(a) = t.strip_prefix('@') {
+                        let want: u32 = a.parse().unwrap();
+                        let got = match c {
+                            latte::isa::CfInst::Alu(a) => a.addr,
+                            latte::isa::CfInst::Normal(n) => n.addr,
+                            latte::isa::CfInst::Export(_) => continue,
+                        };
+                        checked += 1;
+                        if 2 * got != want {
+                            bad.push(format!("{}:{idx} @{want} vs ADDR {got}", l.display()));
+                        }
+                    }
+                    if let Some(n) = t.strip_prefix("POP:") {
+                        checked += 1;
+                        if let latte::isa::CfInst::Normal(x) = c {
+                            if x.pop_count.to_string() != n {
+                                bad.push(format!("{}:{idx} POP:{n} vs {}", l.display(), x.pop_count));
+                            }
+                        }
+                    }
+                }
+                if let (Some((_, _, n)), Some(t)) = (c.clause(), toks.get(4)) {
+                    if let Ok(k) = t.parse::<u32>() {
+                        checked += 1;
+                        if k != n {
+                            bad.push(format!("{}:{idx} count {k} vs {n}", l.display()));
+                        }
+                    }
+                }
+            } else if let Some(i) = alu_at.get(&idx) {
+                // "[group] x:FLAGS OP dst, ..." — the destination is the token after the op.
+                let pos = toks.iter().position(|t| t.len() >= 2 && t.as_bytes()[1] == b':' && b"xyzwt".contains(&t.as_bytes()[0])).unwrap();
+                let dst = toks[pos + 2].trim_end_matches(',');
+                let c = b"xyzw"[i.dst_chan as usize] as char;
+                let want = if !i.writes_gpr() {
+                    format!("__.{c}")
+                } else if i.dst_rel {
+                    format!("R[{}+AR].{c}", i.dst_gpr)
+                } else if i.dst_gpr >= 124 {
+                    format!("T{}.{c}", i.dst_gpr - 124)
+                } else {
+                    format!("R{}.{c}", i.dst_gpr)
+                };
+                checked += 1;
+                if dst != want {
+                    bad.push(format!("{}:{idx} dst {dst} vs {want}", l.display()));
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{} of {checked}:\n{}", bad.len(), bad[..bad.len().min(20)].join("\n"));
+    assert!(checked > 3500, "{checked}");
 }

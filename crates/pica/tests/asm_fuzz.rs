@@ -141,3 +141,17 @@ fn regressions() {
         check(&[text], true).unwrap();
     }
 }
+
+proptest! {
+    /// Every program of the smith generator is valid picasso: it assembles, and its SHBIN reads
+    /// back to the same model.
+    #[test]
+    fn smith_programs_assemble(bytes in prop::collection::vec(any::<u8>(), 0..2048)) {
+        let mut u = arbitrary::Unstructured::new(&bytes);
+        let text = pica::asm::smith::program(&mut u, &pica::asm::smith::Config::default()).expect("generator");
+        let out = assemble(&[Source { name: "smith.pica", text: &text }], &Options::default());
+        let out = out.map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        let bytes = out.to_bytes();
+        prop_assert_eq!(Shbin::read(&bytes).expect("reads back"), out.shbin);
+    }
+}

@@ -4,13 +4,18 @@
 //!
 //! Case counts follow PROPTEST_CASES (CI sets 256).
 
-use pica::asm::{assemble, Options, Source};
+
 use pica::disasm::{disassemble, disassemble_lossy};
 use pica::isa::Instruction;
 use pica::shbin::Shbin;
 use proptest::prelude::*;
 
-fn goldens() -> Vec<Vec<u8>> {
+fn goldens() -> &'static [Vec<u8>] {
+    static FILES: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    FILES.get_or_init(read_goldens)
+}
+
+fn read_goldens() -> Vec<Vec<u8>> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica/golden");
     let mut paths: Vec<_> = std::fs::read_dir(dir)
         .expect("golden dir")
@@ -23,18 +28,7 @@ fn goldens() -> Vec<Vec<u8>> {
 
 /// Splits at the file markers and assembles; the container picasso would write.
 fn reassemble(text: &str) -> Result<Shbin, String> {
-    let mut files = vec![String::new()];
-    for line in text.lines() {
-        if line.starts_with("; ---- next file") {
-            files.push(String::new());
-        }
-        let f = files.last_mut().expect("one file");
-        f.push_str(line);
-        f.push('\n');
-    }
-    let names: Vec<String> = (0..files.len()).map(|i| format!("f{i}.pica")).collect();
-    let sources: Vec<Source> = files.iter().zip(&names).map(|(t, n)| Source { name: n, text: t }).collect();
-    assemble(&sources, &Options::default()).map(|a| a.shbin).map_err(|e| e.to_string())
+    pica::disasm::reassemble(text).map(|a| a.shbin).map_err(|e| e.to_string())
 }
 
 /// Disassembles without panicking; when the strict form accepts, reassembly must agree.
@@ -68,6 +62,15 @@ proptest! {
         file.extend_from_slice(&bytes);
         if let Ok(shbin) = Shbin::read(&file) {
             check(&shbin)?;
+        }
+    }
+
+    #[test]
+    fn random_dvoj_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+        let mut file = b"DVOJ".to_vec();
+        file.extend_from_slice(&bytes);
+        if let Ok(dvoj) = pica::shbin::Dvoj::read(&file) {
+            let _ = pica::disasm::disassemble_dvoj(&dvoj, &pica::disasm::Options::default());
         }
     }
 
@@ -119,4 +122,18 @@ fn self_referencing_offsets_error() {
     let mut bytes = b"DVLB\x01\x00\x00\x00\x00\x00\x00\x00".to_vec();
     bytes.extend_from_slice(&[0; 64]);
     assert!(Shbin::read(&bytes).is_err());
+}
+
+/// A large program of distinct calls (a megabyte of code, 2^18 different procedures) gets
+/// printed: the procedure and label bookkeeping is linear, where a quadratic one would not
+/// finish in the test's lifetime. (No timing is asserted; speed is for the criterion bench.)
+#[test]
+fn large_programs_are_printed() {
+    let mut shbin = Shbin::read(&goldens()[0]).expect("golden reads");
+    let n = 1u32 << 18;
+    // call DST = i mod 4096, NUM = 1 + i / 4096: every word calls a different procedure.
+    shbin.program.code = (0..n).map(|i| 0x24u32 << 26 | (i % 4096) << 10 | (1 + i / 4096)).collect();
+    let d = disassemble_lossy(&shbin);
+    assert!(!d.warnings.is_empty(), "overlapping procedures cannot be printed as picasso blocks");
+    assert!(d.text.lines().count() > n as usize);
 }

@@ -1,33 +1,24 @@
 //! Issue 2, "Done when": `shaderport pica disasm` of every golden .shbin assembles back to
 //! identical bytes. The golden files are picasso 2.7.1 outputs (corpus/pica/SOURCES.md).
 
-use pica::asm::{assemble, Options, Source};
-use pica::disasm::disassemble;
+use pica::disasm::{disassemble, disassemble_with};
 use pica::shbin::Shbin;
 
 fn golden_dir() -> std::path::PathBuf {
     concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica/golden").into()
 }
 
-/// The files of a disassembly (one per DVLE, split at the `; ---- next file` lines).
-fn files(text: &str) -> Vec<String> {
-    let mut out = vec![String::new()];
-    for line in text.lines() {
-        if line.starts_with("; ---- next file") {
-            out.push(String::new());
-        }
-        let last = out.last_mut().expect("at least one file");
-        last.push_str(line);
-        last.push('\n');
-    }
-    out
+fn reassemble(text: &str) -> Result<Vec<u8>, String> {
+    pica::disasm::reassemble(text).map(|a| a.to_bytes()).map_err(|e| e.to_string())
 }
 
-fn reassemble(text: &str) -> Result<Vec<u8>, String> {
-    let files = files(text);
-    let names: Vec<String> = (0..files.len()).map(|i| format!("dvle{i}.pica")).collect();
-    let sources: Vec<Source> = files.iter().zip(&names).map(|(t, n)| Source { name: n, text: t }).collect();
-    assemble(&sources, &Options::default()).map(|a| a.to_bytes()).map_err(|e| e.to_string())
+/// The default form names uniforms in the code (`projection[2]`), as the sources did.
+#[test]
+fn default_form_uses_uniform_names() {
+    let bytes = std::fs::read(golden_dir().join("citro2d__source__render2d.v.pica.shbin")).expect("read");
+    let text = disassemble(&Shbin::read(&bytes).expect("reads")).expect("reproducible");
+    assert!(text.contains("\tdp4 r1.x, mdlvMtx[0], r0\n"), "{text}");
+    assert!(text.contains("\tmov r0.xyz, iPosition\n"), "{text}");
 }
 
 #[test]
@@ -69,4 +60,21 @@ fn committed_shbin_reassembles() {
     let bytes = std::fs::read(path).expect("read");
     let text = disassemble(&Shbin::read(&bytes).expect("reads")).expect("reproducible");
     assert_eq!(reassemble(&text).expect("assembles"), bytes);
+}
+
+/// With raw registers instead of declared names the text reassembles just the same.
+#[test]
+fn raw_register_form_reassembles_too() {
+    for entry in std::fs::read_dir(golden_dir()).expect("golden dir") {
+        let path = entry.expect("entry").path();
+        if path.extension() != Some(std::ffi::OsStr::new("shbin")) {
+            continue;
+        }
+        let bytes = std::fs::read(&path).expect("read");
+        let d = disassemble_with(&Shbin::read(&bytes).expect("reads"), &pica::disasm::Options { raw_registers: true });
+        assert!(d.warnings.is_empty(), "{}: {:?}", path.display(), d.warnings);
+        let code_uses_names = d.text.lines().any(|l| l.starts_with('\t') && l.contains("projection"));
+        assert!(!code_uses_names, "raw form prints no uniform names in the code");
+        assert_eq!(reassemble(&d.text).expect("assembles"), bytes, "{}", path.display());
+    }
 }

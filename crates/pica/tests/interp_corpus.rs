@@ -88,14 +88,17 @@ fn every_corpus_executable_runs_on_random_inputs() {
                 match (shader.kind, shader.geometry) {
                     (ShaderKind::Vertex, _) => {
                         for v in random_vertices(&mut rng, 16) {
-                            it.run(shader.entry, &v).unwrap_or_else(|e| panic!("{} round {round}: {e}", path.display()));
+                            it.run(shader.entry, &v)
+                                .unwrap_or_else(|e| panic!("{} round {round}: {e}", path.display()));
                             invocations += 1;
                         }
                     }
                     (_, Some(mode)) => {
                         let (vertices, counts) = match mode {
                             GeometryMode::Point => (random_vertices(&mut rng, 4), None),
-                            GeometryMode::Fixed { vertices, .. } => (random_vertices(&mut rng, 2 * vertices as usize), None),
+                            GeometryMode::Fixed { vertices, .. } => {
+                                (random_vertices(&mut rng, 2 * vertices as usize), None)
+                            }
                             GeometryMode::Variable { full_vertices } => {
                                 // One primitive of the full vertices plus a few neighbours.
                                 let n = full_vertices as usize + 6;
@@ -218,4 +221,36 @@ fn particle_example_emits_quads_as_two_triangles() {
         assert_eq!([tr[0] - bl[0], tr[1] - bl[1]], [1.0, 0.5], "quad spans 2 * (0.5, 0.25)");
         assert_eq!(bl[3], 1.0);
     }
+}
+
+/// The DVLE output map gives the o registers their semantics, and its constants apply first.
+#[test]
+fn output_map_and_constants_of_a_vertex_shader() {
+    let (file, shader) = load("3ds-examples__graphics__gpu__textured_cube__source__vshader.v.pica.shbin");
+    let names: Vec<&str> = shader.outputs.iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(names, vec!["position", "texcoord0", "color"]);
+    // myconst (0, 1, -1, -0.5) from the constant table.
+    let c = file.executables[0].constants.iter().find_map(|c| match c {
+        pica::shbin::Constant::Float { reg, value } if value[1].to_f32() == 1.0 => Some(*reg as usize),
+        _ => None,
+    });
+    assert_eq!(shader.uniforms.float[c.unwrap()], [0.0, 1.0, -1.0, -0.5]);
+    // Identity matrices, no light: position = input with w forced to 1; texcoord = input.
+    let mut it = shader.interpreter();
+    for name in ["projection", "modelView"] {
+        let base = uniform(&file, name);
+        for row in 0..4 {
+            let mut v = [0.0; 4];
+            v[row] = 1.0;
+            it.set_float(base + row, v);
+        }
+    }
+    let mut v = [[0.0; 4]; 16];
+    v[0] = [0.5, -2.0, 3.0, 9.0];
+    v[1] = [0.25, 0.75, 0.0, 0.0];
+    v[2] = [0.0, 0.0, 1.0, 0.0];
+    let out = it.run(shader.entry, &v).unwrap();
+    let sem = shader.semantics(&out);
+    assert_eq!(sem[0], ("position".to_string(), vec![0.5, -2.0, 3.0, 1.0]));
+    assert_eq!(sem[1], ("texcoord0".to_string(), vec![0.25, 0.75, 0.0, 0.0]));
 }

@@ -30,26 +30,34 @@ fn read_c40(index: AddrIndex, a0x: f32, a0y: f32) -> [f32; 4] {
     run_with(&p, &numbered(), &inputs(a0x, a0y)).unwrap()[0]
 }
 
-#[test]
-fn a0x_cases_from_the_facts_file() {
-    let cases: [(f32, Option<f32>); 9] = [
-        (0.0, Some(40.0)),
-        (13.0, Some(53.0)),
-        (60.0, None), // 100 >= 96: (1, 1, 1, 1)
-        (88.0, Some(0.0)), // (40 + 88) & 0x7F = 0
-        (128.0, Some(40.0)), // out of s8 range: offset ignored
-        (-40.0, Some(0.0)),
-        (-73.0, Some(95.0)),
-        (-127.0, Some(41.0)),
-        (-129.0, Some(40.0)), // out of range: ignored
-    ];
-    for (a0, want) in cases {
-        let got = read_c40(AddrIndex::A0x, a0, 0.0);
-        match want {
-            Some(reg) => assert_eq!(got, [reg; 4], "a0.x = {a0}"),
-            None => assert_eq!(got, [1.0; 4], "a0.x = {a0} reads past c95"),
-        }
-    }
+/// One test per case of the facts file's table: `(a0.x, register read)`, `None` for (1, 1, 1, 1).
+macro_rules! facts_case {
+    ($($name:ident: $a0:expr => $want:expr, $why:literal;)*) => {
+        $(
+            #[doc = $why]
+            #[test]
+            fn $name() {
+                let got = read_c40(AddrIndex::A0x, $a0, 0.0);
+                let want: Option<f32> = $want;
+                match want {
+                    Some(reg) => assert_eq!(got, [reg; 4], "a0.x = {}", $a0),
+                    None => assert_eq!(got, [1.0; 4], "a0.x = {} reads past c95", $a0),
+                }
+            }
+        )*
+    };
+}
+
+facts_case! {
+    offset_0_reads_c40: 0.0 => Some(40.0), "a0.x = 0 -> c40";
+    offset_13_reads_c53: 13.0 => Some(53.0), "a0.x = 13 -> c53";
+    offset_60_reads_ones: 60.0 => None, "a0.x = 60 -> (1, 1, 1, 1): index 100 >= 96";
+    offset_88_wraps_to_c0: 88.0 => Some(0.0), "a0.x = 88 -> c0: (40 + 88) & 0x7F = 0";
+    offset_128_is_ignored: 128.0 => Some(40.0), "a0.x = 128 -> c40: out of s8 range, offset ignored";
+    offset_minus_40_reads_c0: -40.0 => Some(0.0), "a0.x = -40 -> c0";
+    offset_minus_73_reads_c95: -73.0 => Some(95.0), "a0.x = -73 -> c95: (40 - 73) & 0x7F = 95";
+    offset_minus_127_reads_c41: -127.0 => Some(41.0), "a0.x = -127 -> c41: (40 - 127) & 0x7F = 41";
+    offset_minus_129_is_ignored: -129.0 => Some(40.0), "a0.x = -129 -> c40: out of range, ignored";
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! `shaderport pica disasm FILE.shbin`: picasso source that assembles back to the same bytes;
-//! and the SHBIN/DVOJ summary behind `shaderport inspect`.
+//! `shaderport pica disasm FILE.shbin`: picasso source that assembles back to the same bytes
+//! (DVOJ objects print as the SHBIN they make); and the SHBIN/DVOJ summary behind
+//! `shaderport inspect`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -11,7 +12,7 @@ use serde_json::{json, Value};
 
 #[derive(Args)]
 pub struct DisasmArgs {
-    /// The SHBIN file to print.
+    /// The SHBIN file to print (a DVOJ object prints as the SHBIN it would make).
     file: PathBuf,
     /// Write the source here instead of to stdout.
     #[arg(short = 'o', long = "out")]
@@ -20,16 +21,23 @@ pub struct DisasmArgs {
     /// bytes.
     #[arg(long)]
     strict: bool,
+    /// Print raw registers (`c4`) in the code instead of the declared uniform, input and
+    /// constant names (`projection[0]`).
+    #[arg(long)]
+    raw: bool,
 }
 
 pub fn run(args: DisasmArgs) -> anyhow::Result<ExitCode> {
     let name = args.file.display().to_string();
     let bytes = std::fs::read(&args.file).with_context(|| format!("{name}: cannot read"))?;
-    if pica::shbin::is_dvoj(&bytes) {
-        anyhow::bail!("{name}: a DVOJ object; `pica disasm` prints linked SHBIN files (see `shaderport inspect` for objects)");
-    }
-    let shbin = Shbin::read(&bytes).with_context(|| name.clone())?;
-    let d = pica::disasm::disassemble_lossy(&shbin);
+    let options = pica::disasm::Options { raw_registers: args.raw };
+    let d = if pica::shbin::is_dvoj(&bytes) {
+        let dvoj = Dvoj::read(&bytes).with_context(|| name.clone())?;
+        pica::disasm::disassemble_dvoj(&dvoj, &options)
+    } else {
+        let shbin = Shbin::read(&bytes).with_context(|| name.clone())?;
+        pica::disasm::disassemble_with(&shbin, &options)
+    };
     if args.strict {
         if let Some(first) = d.warnings.first() {
             anyhow::bail!("{name}: {first} ({} problem(s) in all; the text would not assemble back to the same bytes)", d.warnings.len());
@@ -40,7 +48,7 @@ pub fn run(args: DisasmArgs) -> anyhow::Result<ExitCode> {
     }
     match &args.out {
         Some(path) => std::fs::write(path, &d.text).with_context(|| format!("{}: cannot write", path.display()))?,
-        None => print!("{}", d.text),
+        None => crate::output::emit(&d.text)?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -82,15 +90,35 @@ fn outputs(list: &[Output]) -> Value {
         .collect()
 }
 
-fn symbol(symbols: &[u8], offset: u32) -> Option<String> {
-    let rest = symbols.get(offset as usize..)?;
-    let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
-    Some(String::from_utf8_lossy(&rest[..end]).into_owned())
+/// Longest name the summary prints, in bytes.
+const MAX_NAME: usize = 256;
+
+/// The names at `offsets` in a symbol table, found with one pass over the table (a hostile
+/// table with many uniforms and no NUL would otherwise cost a scan per uniform).
+fn symbols(table: &[u8], offsets: impl Iterator<Item = u32>) -> Vec<Option<String>> {
+    let nuls: Vec<usize> = table.iter().enumerate().filter(|(_, &b)| b == 0).map(|(i, _)| i).collect();
+    offsets
+        .map(|o| {
+            let start = o as usize;
+            if start > table.len() {
+                return None;
+            }
+            let end = match nuls.binary_search(&start) {
+                Ok(i) => nuls[i],
+                Err(i) => nuls.get(i).copied().unwrap_or(table.len()),
+            };
+            // Names are short; a hostile table could make every entry a megabyte long.
+            let end = end.min(start + MAX_NAME);
+            Some(String::from_utf8_lossy(&table[start..end]).into_owned())
+        })
+        .collect()
 }
 
-fn uniforms(list: &[Uniform], symbols: &[u8]) -> Value {
+fn uniforms(list: &[Uniform], table: &[u8]) -> Value {
+    let names = symbols(table, list.iter().map(|u| u.symbol));
     list.iter()
-        .map(|u| {
+        .zip(names)
+        .map(|(u, name)| {
             let (first, last) = (UniformReg::from_raw(u.start), UniformReg::from_raw(u.end));
             let kind = match first {
                 UniformReg::Input(_) => "input",
@@ -100,7 +128,7 @@ fn uniforms(list: &[Uniform], symbols: &[u8]) -> Value {
                 UniformReg::Other(_) => "other",
             };
             json!({
-                "name": symbol(symbols, u.symbol),
+                "name": name,
                 "kind": kind,
                 "first": first.to_string(),
                 "last": last.to_string(),
@@ -144,7 +172,9 @@ fn dvle_summary(d: &Dvle) -> Value {
         "outputs": outputs(&d.outputs),
         "uniforms": uniforms(&d.uniforms, &d.symbols),
         "constants": constants(&d.constants),
-        "labels": d.labels.iter().map(|l| json!({ "name": d.symbol(l.symbol), "offset": l.offset, "size": l.size })).collect::<Value>(),
+        "labels": d.labels.iter().zip(symbols(&d.symbols, d.labels.iter().map(|l| l.symbol)))
+            .map(|(l, name)| json!({ "name": name, "offset": l.offset, "size": l.size }))
+            .collect::<Value>(),
     });
     if d.shader_type == ShaderType::Geometry {
         let mode = match d.geometry_mode {
@@ -189,4 +219,63 @@ fn dvoj_summary(d: &Dvoj) -> Value {
         "uniforms": uniforms(&d.uniforms, &d.symbols),
         "constants": constants(&d.constants),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn golden(name: &str) -> Vec<u8> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica/golden/");
+        std::fs::read(format!("{dir}{name}")).expect("golden file")
+    }
+
+    #[test]
+    fn inspect_summarises_a_shbin() {
+        let bytes = golden("3ds-examples__graphics__gpu__particles__source__particle.g.pica.shbin");
+        let v = inspect(Path::new("p.shbin"), &bytes).expect("a SHBIN").expect("reads");
+        assert_eq!(v["format"], "SHBIN");
+        assert_eq!(v["instructions"], 111);
+        assert_eq!(v["operand_descriptors"], 26);
+        assert_eq!(v["picasso_reproducible"], true);
+        let d = &v["dvles"][0];
+        assert_eq!(d["type"], "geometry");
+        assert_eq!(d["entry"]["main"], 0);
+        assert_eq!(d["entry"]["endmain"], 111);
+        assert_eq!(d["geometry"]["mode"], "fixed");
+        assert_eq!(d["geometry"]["fixed_vertices"], 4);
+        assert_eq!(d["outputs"][2], json!({ "register": "o2", "type": "texcoord0", "mask": "xyzw" }));
+        assert_eq!(d["uniforms"][3], json!({ "name": "uvCoords", "kind": "float", "first": "c27", "last": "c28", "count": 2 }));
+        assert_eq!(d["uniforms"][4]["first"], "b0");
+        assert_eq!(d["constants"][0]["register"], "c95");
+        assert_eq!(d["constants"][0]["value"], json!([0.0, 1.0, 3.0, 0.5]));
+    }
+
+    #[test]
+    fn inspect_summarises_a_dvoj() {
+        // A DVOJ header (0x58 bytes) with one instruction (`end`) and nothing else.
+        let mut bytes = b"DVOJ".to_vec();
+        bytes.extend_from_slice(&[0, 0, 1, 0]); // version, geometry shader, merge
+        bytes.extend_from_slice(&[3, 0, 1, 0]); // input mask, output mask
+        bytes.extend_from_slice(&[0xFF; 4]);
+        let code_at = 0x58u32;
+        for (offset, count) in [(0, 0), (0, 0), (code_at, 1), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)] {
+            bytes.extend_from_slice(&u32::to_le_bytes(offset));
+            bytes.extend_from_slice(&u32::to_le_bytes(count));
+        }
+        assert_eq!(bytes.len(), 0x58);
+        bytes.extend_from_slice(&0x8800_0000u32.to_le_bytes());
+        let v = inspect(Path::new("o.dvoj"), &bytes).expect("a DVOJ").expect("reads");
+        assert_eq!(v["format"], "DVOJ");
+        assert_eq!(v["type"], "geometry");
+        assert_eq!(v["instructions"], 1);
+        assert_eq!(v["input_mask"], "0x0003");
+    }
+
+    #[test]
+    fn inspect_reports_bad_files_and_ignores_others() {
+        let err = inspect(Path::new("x"), b"DVLB\xff\xff\xff\xff").expect("a SHBIN").unwrap_err();
+        assert!(err.to_string().contains("byte offset 0x8"), "{err}");
+        assert!(inspect(Path::new("x"), b"Gfx2").is_none());
+    }
 }

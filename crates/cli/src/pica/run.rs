@@ -1,4 +1,4 @@
-//! `shaderport pica run FILE.shbin --input VECTORS.json [--entry N] [--hex]`: the reference
+//! `shaderport pica run FILE.shbin --input VECTORS.json [--entry N] [--hex] [--semantics]`: the reference
 //! interpreter on JSON vectors (docs/pica-interp.md "Command line").
 //!
 //! Input: `{"uniforms": {"c0": [x,y,z,w], "i0": [x,y,z,w], "b3": true}, "vertices": [{"v0":
@@ -7,9 +7,9 @@
 //! ...]]}`. Components are numbers (the f32 value of the float24), or "inf", "-inf", "nan"; with
 //! `--hex`, float24 bit patterns like "0x3f0000". Input components take the same forms.
 
-use std::path::PathBuf;
 #[cfg(test)]
 use std::path::Path;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
@@ -36,6 +36,10 @@ pub struct RunArgs {
     /// Instructions allowed per invocation before the run stops as runaway.
     #[arg(long, default_value_t = DEFAULT_STEP_LIMIT)]
     max_steps: u64,
+    /// Name outputs by the DVLE output map ("position": [...], "color": [...], with the
+    /// components its masks select) instead of by o register.
+    #[arg(long)]
+    semantics: bool,
 }
 
 /// Everything the input file says.
@@ -61,7 +65,7 @@ enum UniformValue {
 }
 
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
-    println!("{}", execute(&args)?);
+    crate::output::emit(&format!("{}\n", execute(&args)?))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -92,19 +96,23 @@ fn execute(args: &RunArgs) -> anyhow::Result<String> {
             if input.counts.is_some() && !matches!(mode, GeometryMode::Variable { .. }) {
                 bail!("{}: \"counts\" is for variable-mode geometry shaders only", args.input.display());
             }
-            let prims = run_geometry(&mut it, shader.entry, mode, &input.vertices, input.stride, input.counts.as_deref())
-                .with_context(|| format!("{name}"))?;
+            let prims =
+                run_geometry(&mut it, shader.entry, mode, &input.vertices, input.stride, input.counts.as_deref())
+                    .with_context(|| format!("{name}"))?;
             let prims: Vec<Vec<OutVertex>> = prims
                 .iter()
-                .map(|p| p.ordered().iter().map(|v| OutVertex::new(v, &regs, args.hex)).collect())
+                .map(|p| p.ordered().iter().map(|v| OutVertex::build(&shader, v, &regs, args)).collect())
                 .collect();
             serde_json::to_string(&Primitives { primitives: prims })?
         }
         _ => {
+            if input.counts.is_some() {
+                bail!("{}: \"counts\" is for variable-mode geometry shaders only", args.input.display());
+            }
             let mut vertices = Vec::with_capacity(input.vertices.len());
             for (n, v) in input.vertices.iter().enumerate() {
                 let o = it.run(shader.entry, v).with_context(|| format!("{name}: vertex {n}"))?;
-                vertices.push(OutVertex::new(&o, &regs, args.hex));
+                vertices.push(OutVertex::build(&shader, &o, &regs, args));
             }
             serde_json::to_string(&Vertices { vertices })?
         }
@@ -124,12 +132,23 @@ struct Primitives {
     primitives: Vec<Vec<OutVertex>>,
 }
 
-/// One output vertex: `oN` keys in register order.
-struct OutVertex(Vec<(String, [Component; 4])>);
+/// One output vertex: `oN` keys in register order, or semantic names in output-map order.
+struct OutVertex(Vec<(String, Vec<Component>)>);
 
 impl OutVertex {
-    fn new(o: &[Vec4; 16], regs: &[u8], hex: bool) -> OutVertex {
-        OutVertex(regs.iter().map(|&r| (format!("o{r}"), o[r as usize].map(|x| Component::new(x, hex)))).collect())
+    fn build(shader: &Shader, o: &[Vec4; 16], regs: &[u8], args: &RunArgs) -> OutVertex {
+        let hex = args.hex;
+        if args.semantics {
+            let named = shader.semantics(o);
+            return OutVertex(
+                named.into_iter().map(|(n, v)| (n, v.into_iter().map(|x| Component::new(x, hex)).collect())).collect(),
+            );
+        }
+        OutVertex(
+            regs.iter()
+                .map(|&r| (format!("o{r}"), o[r as usize].iter().map(|&x| Component::new(x, hex)).collect()))
+                .collect(),
+        )
     }
 }
 
@@ -301,7 +320,6 @@ fn parse_ivec4(v: &Value) -> anyhow::Result<[u8; 4]> {
     Ok(out)
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -315,7 +333,14 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("in.json");
         std::fs::write(&path, input).unwrap();
-        let args = RunArgs { file: golden(shbin), input: path, entry: 0, hex, max_steps: DEFAULT_STEP_LIMIT };
+        let args = RunArgs {
+            file: golden(shbin),
+            input: path,
+            entry: 0,
+            hex,
+            max_steps: DEFAULT_STEP_LIMIT,
+            semantics: false,
+        };
         execute(&args)
     }
 
@@ -351,7 +376,8 @@ mod tests {
         );
         let out = run_json(SIMPLE, &input, false).unwrap();
         assert!(out.contains(r#""o0":[0.0,0.0,0.0,2.0]"#), "{out}");
-        let out = run_json(SIMPLE, r#"{"uniforms": {"c3": [0,0,0,1]}, "vertices": [{"v0": [1,1,1,1]}]}"#, false).unwrap();
+        let out =
+            run_json(SIMPLE, r#"{"uniforms": {"c3": [0,0,0,1]}, "vertices": [{"v0": [1,1,1,1]}]}"#, false).unwrap();
         assert!(out.contains(r#""o0":[0.0,0.0,0.0,1.0]"#), "{out}");
     }
 
@@ -359,7 +385,8 @@ mod tests {
     fn geometry_shader_prints_primitives() {
         let input = r#"{"uniforms": {"c0": [1,0,0,0], "c1": [0,1,0,0], "c2": [0,0,1,0], "c3": [0,0,0,1]},
             "vertices": [{"v0": [0,0,0,1], "v1": [1,0,0,1], "v2": [2,0,0,1], "v3": [0,1,0,1], "v4": [0,2,0,1], "v5": [0,0,1,1]}]}"#;
-        let out = run_json("3ds-examples__graphics__gpu__geoshader__source__program.g.pica.shbin", input, false).unwrap();
+        let out =
+            run_json("3ds-examples__graphics__gpu__geoshader__source__program.g.pica.shbin", input, false).unwrap();
         let v: Value = serde_json::from_str(&out).unwrap();
         let prims = v["primitives"].as_array().unwrap();
         assert_eq!(prims.len(), 3);
@@ -386,13 +413,52 @@ mod tests {
         }
     }
 
+    /// Every truncation and single-byte mutation of a valid input file parses or fails with an
+    /// error; none panics.
+    #[test]
+    fn mutated_inputs_never_panic() {
+        let valid = r#"{"uniforms": {"c0": [1, -2.5, "inf", "0x3f0000"], "i1": [3, 0, 1, 0], "b2": true},
+            "vertices": [{"v0": [0.5, 0.25, "nan", 1], "v3": [1, 2, 3, 4]}], "counts": [1]}"#;
+        assert!(parse_input(valid).is_ok());
+        let bytes = valid.as_bytes();
+        for cut in 0..bytes.len() {
+            if let Ok(text) = std::str::from_utf8(&bytes[..cut]) {
+                let _ = parse_input(text);
+            }
+        }
+        for at in 0..bytes.len() {
+            for with in [b'0', b'9', b'-', b'"', b'[', b']', b'{', b'}', b',', b'x', b'e', b'.'] {
+                let mut m = bytes.to_vec();
+                m[at] = with;
+                if let Ok(text) = std::str::from_utf8(&m) {
+                    let _ = parse_input(text);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn semantics_name_the_outputs() {
+        let dir = std::env::temp_dir().join(format!("shaderport-run-sem-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("in.json");
+        std::fs::write(
+            &path,
+            r#"{"uniforms": {"c3": [0,0,0,1]}, "vertices": [{"v0": [1,2,3,4], "v1": [0.5,0.5,0.5,1]}]}"#,
+        )
+        .unwrap();
+        let args = RunArgs { file: golden(SIMPLE), input: path, entry: 0, hex: false, max_steps: 100, semantics: true };
+        let out = execute(&args).unwrap();
+        assert_eq!(out, r#"{"vertices":[{"position":[0.0,0.0,0.0,1.0],"color":[0.5,0.5,0.5,1.0]}]}"#);
+    }
+
     #[test]
     fn missing_executable_is_an_error() {
         let dir = std::env::temp_dir().join(format!("shaderport-run-entry-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("in.json");
         std::fs::write(&path, "{}").unwrap();
-        let args = RunArgs { file: golden(SIMPLE), input: path, entry: 5, hex: false, max_steps: 10 };
+        let args = RunArgs { file: golden(SIMPLE), input: path, entry: 5, hex: false, max_steps: 10, semantics: false };
         let err = format!("{:#}", execute(&args).unwrap_err());
         assert!(err.contains("executable 5 does not exist"), "{err}");
     }

@@ -13,10 +13,15 @@ use crate::isa::{CfInst, FetchInst};
 /// One `; $OBJ[index].MEMBER = value` directive.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Directive {
+    /// Source line (1-based).
     pub line: usize,
+    /// Key before any index or dot, upper-cased.
     pub obj: String,
+    /// Array index, if any.
     pub index: Option<usize>,
+    /// Member after the dot, upper-cased.
     pub member: Option<String>,
+    /// The value text (quotes removed).
     pub value: String,
 }
 
@@ -72,6 +77,17 @@ fn number(d: &Directive) -> Result<u32> {
     }
 }
 
+/// Canonical names of GX2ShaderVarType values 0-29 (printed by the disassembler).
+pub const VAR_TYPE_NAMES: [&str; 30] = [
+    "VOID", "BOOL", "INT", "UINT", "FLOAT", "DOUBLE", "DOUBLE2", "DOUBLE3", "DOUBLE4", "FLOAT2", "FLOAT3",
+    "FLOAT4", "BOOL2", "BOOL3", "BOOL4", "INT2", "INT3", "INT4", "UINT2", "UINT3", "UINT4", "FLOAT2X2",
+    "FLOAT2X3", "FLOAT2X4", "FLOAT3X2", "FLOAT3X3", "FLOAT3X4", "FLOAT4X2", "FLOAT4X3", "FLOAT4X4",
+];
+/// Names of GX2SamplerVarType values 0-6 ("" where there is none).
+pub const SAMPLER_TYPE_NAMES: [&str; 7] = ["SAMPLER1D", "SAMPLER2D", "SAMPLER2DARRAY", "SAMPLER3D", "SAMPLERCUBE", "", "SAMPLER2DSHADOW"];
+/// Names of the shader modes.
+pub const MODE_NAMES: [&str; 4] = ["UniformRegister", "UniformBlock", "GeometryShader", "ComputeShader"];
+
 /// GX2ShaderVarType from its name (wut enum values; GLSL spellings accepted).
 pub fn var_type(name: &str) -> Option<u32> {
     if let Ok(n) = name.parse::<u32>() {
@@ -85,6 +101,9 @@ pub fn var_type(name: &str) -> Option<u32> {
         "UINT" => 3,
         "FLOAT" => 4,
         "DOUBLE" => 5,
+        "DOUBLE2" => 6,
+        "DOUBLE3" => 7,
+        "DOUBLE4" => 8,
         "FLOAT2" | "VEC2" => 9,
         "FLOAT3" | "VEC3" => 10,
         "FLOAT4" | "VEC4" => 11,
@@ -323,6 +342,11 @@ fn apply(h: &mut ShaderHeader, dirs: &[Directive]) -> Result<()> {
     Ok(())
 }
 
+/// Line of the last directive naming `obj` (0 when none does: the value was a default).
+fn dir_line(dirs: &[Directive], obj: &str) -> usize {
+    dirs.iter().rev().find(|d| d.obj == obj).map_or(0, |d| d.line)
+}
+
 fn directives(a: &Assembled) -> Result<Vec<Directive>> {
     let mut v = Vec::new();
     for (ln, c) in &a.comments {
@@ -355,7 +379,7 @@ pub fn vertex_header(a: &Assembled) -> Result<ShaderHeader> {
         return Ok(h);
     }
     if h.regs[0] & 0xFF != ngpr {
-        return Err(Error::asm(0, format!("invalid SQ_PGM_RESOURCES_VS.NUM_GPRS {}, expected {ngpr}", h.regs[0] & 0xFF)));
+        return Err(Error::asm(dir_line(&dirs, "SQ_PGM_RESOURCES_VS"), format!("invalid SQ_PGM_RESOURCES_VS.NUM_GPRS {}, expected {ngpr}", h.regs[0] & 0xFF)));
     }
     let n = h.attrib_vars.len() as u32;
     if h.regs[16] == 0 {
@@ -364,7 +388,7 @@ pub fn vertex_header(a: &Assembled) -> Result<ShaderHeader> {
             h.regs[17 + i] = (h.regs[17 + i] & !0xFF) | (v.location & 0xFF);
         }
     } else if h.regs[16] != n {
-        return Err(Error::asm(0, format!("invalid NUM_SQ_VTX_SEMANTIC {}, expected {n}", h.regs[16])));
+        return Err(Error::asm(dir_line(&dirs, "NUM_SQ_VTX_SEMANTIC"), format!("invalid NUM_SQ_VTX_SEMANTIC {}, expected {n}", h.regs[16])));
     }
     for i in h.regs[16].min(32) as usize..32 {
         h.regs[17 + i] |= 0xFF;
@@ -373,7 +397,7 @@ pub fn vertex_header(a: &Assembled) -> Result<ShaderHeader> {
     if h.regs[15] == 0 {
         h.regs[15] = clear;
     } else if h.regs[15] != clear {
-        return Err(Error::asm(0, format!("invalid SQ_VTX_SEMANTIC_CLEAR {:#x}, expected {clear:#x}", h.regs[15])));
+        return Err(Error::asm(dir_line(&dirs, "SQ_VTX_SEMANTIC_CLEAR"), format!("invalid SQ_VTX_SEMANTIC_CLEAR {:#x}, expected {clear:#x}", h.regs[15])));
     }
     Ok(h)
 }
@@ -400,13 +424,13 @@ pub fn pixel_header(a: &Assembled) -> Result<ShaderHeader> {
         return Ok(h);
     }
     if h.regs[0] & 0xFF != ngpr {
-        return Err(Error::asm(0, format!("invalid SQ_PGM_RESOURCES_PS.NUM_GPRS {}, expected {ngpr}", h.regs[0] & 0xFF)));
+        return Err(Error::asm(dir_line(&dirs, "SQ_PGM_RESOURCES_PS"), format!("invalid SQ_PGM_RESOURCES_PS.NUM_GPRS {}, expected {ngpr}", h.regs[0] & 0xFF)));
     }
     let interp = h.regs[2] & 0x3F;
     if interp == 0 {
         h.regs[2] |= h.regs[4] & 0x3F;
     } else if interp != h.regs[4] {
-        return Err(Error::asm(0, format!("SPI_PS_IN_CONTROL_0.NUM_INTERP {interp} differs from NUM_SPI_PS_INPUT_CNTL {}", h.regs[4])));
+        return Err(Error::asm(dir_line(&dirs, "SPI_PS_IN_CONTROL_0"), format!("SPI_PS_IN_CONTROL_0.NUM_INTERP {interp} differs from NUM_SPI_PS_INPUT_CNTL {}", h.regs[4])));
     }
     Ok(h)
 }

@@ -1,7 +1,9 @@
 //! The assembler: program text (decaf-emu latte-assembler syntax) to microcode, and `.vsh` /
 //! `.psh` sources with their `; $KEY = value` header directives to GFD files.
 
+pub(crate) mod alu;
 pub mod header;
+pub(crate) mod line;
 pub(crate) mod lex;
 pub mod program;
 pub mod regs;

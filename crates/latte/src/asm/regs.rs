@@ -4,8 +4,11 @@
 
 /// A register of a stage's register block: name, first word, number of words (arrays).
 pub struct RegSlot {
+    /// Register name.
     pub name: &'static str,
+    /// First word in the register block.
     pub word: usize,
+    /// Length in words.
     pub len: usize,
 }
 

@@ -46,20 +46,35 @@ impl Default for FileHeader {
 /// What a block holds. The table depends on the block's own major version (gx2-gfd-facts).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum BlockKind {
+    /// End of file.
     EndOfFile,
+    /// Padding.
     Padding,
+    /// GX2VertexShader header.
     VertexHeader,
+    /// Vertex program.
     VertexProgram,
+    /// GX2PixelShader header.
     PixelHeader,
+    /// Pixel program.
     PixelProgram,
+    /// GX2GeometryShader header.
     GeometryHeader,
+    /// Geometry program.
     GeometryProgram,
+    /// Geometry copy program.
     GeometryCopyProgram,
+    /// Texture header.
     TextureHeader,
+    /// Texture image.
     TextureImage,
+    /// Texture mip levels.
     TextureMip,
+    /// Compute header.
     ComputeHeader,
+    /// Compute program.
     ComputeProgram,
+    /// User data.
     User,
     /// A type number the table does not list.
     Unknown,
@@ -132,6 +147,7 @@ impl Block {
 /// A whole GFD file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GfdFile {
+    /// The header.
     pub header: FileHeader,
     /// Blocks in file order, the end-of-file block included.
     pub blocks: Vec<Block>,
@@ -295,6 +311,7 @@ impl GfdFile {
 /// One shader of a GFD file: its header struct and program bytes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GfdShader {
+    /// The header.
     pub header: ShaderHeader,
     /// Program bytes (little-endian words); `None` for a header-only file.
     pub program: Option<Vec<u8>>,

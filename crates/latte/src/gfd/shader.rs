@@ -27,8 +27,11 @@ const MAX_NAME: usize = 1024;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Stage {
+    /// Vertex shader.
     Vertex = 0,
+    /// Pixel shader.
     Pixel = 1,
+    /// Geometry shader.
     Geometry = 2,
 }
 
@@ -65,48 +68,105 @@ impl Stage {
 
 /// GX2UniformBlock (0xC bytes).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct UniformBlock { pub name: String, pub offset: u32, pub size: u32 }
+pub struct UniformBlock {
+    /// Name.
+    pub name: String,
+    /// Offset (bytes in a block, or register index).
+    pub offset: u32,
+    /// Size in bytes.
+    pub size: u32,
+}
 /// GX2UniformVar (0x14 bytes). `block` -1 means a uniform register.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct UniformVar { pub name: String, pub var_type: u32, pub count: u32, pub offset: u32, pub block: i32 }
+pub struct UniformVar {
+    /// Name.
+    pub name: String,
+    /// GX2ShaderVarType / GX2SamplerVarType value.
+    pub var_type: u32,
+    /// Array count.
+    pub count: u32,
+    /// Offset (bytes in a block, or register index).
+    pub offset: u32,
+    /// Uniform block index, -1 for a uniform register.
+    pub block: i32,
+}
 /// GX2UniformInitialValue (0x14 bytes): four floats as bit patterns, then the offset.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct UniformInitialValue { pub value: [u32; 4], pub offset: u32 }
+pub struct UniformInitialValue {
+    /// Value (floats as bit patterns for initial values).
+    pub value: [u32; 4],
+    /// Offset (bytes in a block, or register index).
+    pub offset: u32,
+}
 /// GX2LoopVar (8 bytes).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct LoopVar { pub offset: u32, pub value: u32 }
+pub struct LoopVar {
+    /// Offset (bytes in a block, or register index).
+    pub offset: u32,
+    /// Value (floats as bit patterns for initial values).
+    pub value: u32,
+}
 /// GX2SamplerVar (0xC bytes).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct SamplerVar { pub name: String, pub var_type: u32, pub location: u32 }
+pub struct SamplerVar {
+    /// Name.
+    pub name: String,
+    /// GX2ShaderVarType / GX2SamplerVarType value.
+    pub var_type: u32,
+    /// Attribute location or sampler slot.
+    pub location: u32,
+}
 /// GX2AttribVar (0x10 bytes).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct AttribVar { pub name: String, pub var_type: u32, pub count: u32, pub location: u32 }
+pub struct AttribVar {
+    /// Name.
+    pub name: String,
+    /// GX2ShaderVarType / GX2SamplerVarType value.
+    pub var_type: u32,
+    /// Array count.
+    pub count: u32,
+    /// Attribute location or sampler slot.
+    pub location: u32,
+}
 
 /// A parsed shader header block.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ShaderHeader {
+    /// Shader stage.
     pub stage: Stage,
     /// Major version of the block it came from (selects the pixel struct size).
     pub block_major: u32,
+    /// Byte size of the fixed struct (0xB0 or 0xC0 for geometry headers, see `struct_size_of`).
+    pub struct_size: usize,
     /// The register block (stage.reg_count() words).
     pub regs: Vec<u32>,
+    /// Program size in bytes.
     pub program_size: u32,
     /// The program pointer as stored (0 in files: the program is its own block).
     pub program_ptr: u32,
     /// Geometry only: copy-program size and pointer.
     pub copy_program_size: u32,
+    /// Geometry only: copy-program pointer as stored.
     pub copy_program_ptr: u32,
     /// 0 uniform register, 1 uniform block, 2 geometry, 3 compute.
     pub mode: u32,
+    /// Uniform blocks.
     pub uniform_blocks: Vec<UniformBlock>,
+    /// Uniform variables.
     pub uniform_vars: Vec<UniformVar>,
+    /// Initial values of uniform registers.
     pub initial_values: Vec<UniformInitialValue>,
+    /// Loop constants.
     pub loop_vars: Vec<LoopVar>,
+    /// Sampler variables.
     pub sampler_vars: Vec<SamplerVar>,
+    /// Attribute variables (vertex shaders only).
     pub attrib_vars: Vec<AttribVar>,
-    /// VS and GS: ringItemSize, hasStreamOut, streamOutStride[4].
+    /// VS and GS: ringItemSize, hasStreamOut, `streamOutStride[4]`.
     pub ring_item_size: u32,
+    /// hasStreamOut (VS, GS).
     pub has_stream_out: u32,
+    /// `streamOutStride[4]` (VS, GS).
     pub stream_out_stride: [u32; 4],
     /// The GX2RBuffer words at the end of the struct, as stored.
     pub gx2r: Vec<u32>,
@@ -172,7 +232,7 @@ impl ShaderHeader {
     pub fn new(stage: Stage, regs: Vec<u32>) -> ShaderHeader {
         let gx2r = vec![0; (stage.struct_size(1) - fixed_end(stage)) / 4];
         ShaderHeader {
-            stage, block_major: 1, regs, program_size: 0, program_ptr: 0, copy_program_size: 0, copy_program_ptr: 0,
+            stage, block_major: 1, struct_size: stage.struct_size(1), regs, program_size: 0, program_ptr: 0, copy_program_size: 0, copy_program_ptr: 0,
             mode: 0, uniform_blocks: vec![], uniform_vars: vec![], initial_values: vec![], loop_vars: vec![],
             sampler_vars: vec![], attrib_vars: vec![], ring_item_size: 0, has_stream_out: 0, stream_out_stride: [0; 4],
             gx2r, raw: None,
@@ -198,6 +258,7 @@ impl ShaderHeader {
         let nreg = stage.reg_count();
         let mut h = ShaderHeader::new(stage, words[..nreg].to_vec());
         h.block_major = block.major;
+        h.struct_size = size;
         let mut i = nreg;
         h.program_size = words[i];
         h.program_ptr = words[i + 1];
@@ -263,7 +324,7 @@ impl ShaderHeader {
     /// fields, then name fields), relocation header.
     pub fn canonical_bytes(&self, pad_strings: bool) -> Vec<u8> {
         let stage = self.stage;
-        let ssize = stage.struct_size(self.block_major);
+        let ssize = self.struct_size;
         let mut words: Vec<u32> = self.regs.clone();
         words.resize(stage.reg_count(), 0);
         words.push(self.program_size);

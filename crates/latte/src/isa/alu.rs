@@ -10,13 +10,21 @@ pub mod sel {
     pub const KCACHE0: u16 = 128;
     /// First kcache set 1 constant.
     pub const KCACHE1: u16 = 160;
+    /// 0.0f.
     pub const ZERO: u16 = 248;
+    /// 1.0f.
     pub const ONE: u16 = 249;
+    /// Integer 1.
     pub const ONE_INT: u16 = 250;
+    /// Integer -1.
     pub const MINUS_ONE_INT: u16 = 251;
+    /// 0.5f.
     pub const HALF: u16 = 252;
+    /// A literal constant of the group (chan selects X-W).
     pub const LITERAL: u16 = 253;
+    /// Previous group vector result (chan selects x-w).
     pub const PV: u16 = 254;
+    /// Previous group trans result.
     pub const PS: u16 = 255;
     /// First entry of the ALU constant file (uniform-register mode).
     pub const CFILE: u16 = 256;
@@ -27,8 +35,11 @@ pub mod sel {
 pub struct AluSrc {
     /// 9-bit selector (§1.8).
     pub sel: u16,
+    /// REL: relative to the index register.
     pub rel: bool,
+    /// Channel (0-3 = x-w).
     pub chan: u8,
+    /// NEG: negate the source.
     pub neg: bool,
 }
 
@@ -37,9 +48,13 @@ pub struct AluSrc {
 pub struct Op2 {
     /// 11-bit ALU_INST (bits 17:7; its top three bits are ENCODING and are 0).
     pub op: u16,
+    /// SRC0_ABS / SRC1_ABS: take the absolute value of source 0 / 1.
     pub abs: [bool; 2],
+    /// UPDATE_EXECUTE_MASK.
     pub update_exec_mask: bool,
+    /// UPDATE_PRED.
     pub update_pred: bool,
+    /// WRITE_MASK: write the GPR (PV/PS are produced either way).
     pub write_mask: bool,
     /// 0 off, 1 ×2, 2 ×4, 3 ÷2.
     pub omod: u8,
@@ -50,29 +65,43 @@ pub struct Op2 {
 pub struct Op3 {
     /// 5-bit ALU_INST (bits 17:13; includes the non-zero ENCODING).
     pub op: u16,
+    /// Source 2.
     pub src2: AluSrc,
 }
 
 /// OP2 or OP3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AluKind {
+    /// OP2 encoding.
     Op2(Op2),
+    /// OP3 encoding.
     Op3(Op3),
 }
 
 /// One ALU instruction (one 64-bit slot).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AluInst {
+    /// Source 0.
     pub src0: AluSrc,
+    /// Source 1.
     pub src1: AluSrc,
+    /// INDEX_MODE: 0-3 AR.x-w, 4 loop index, 5-7 global modes.
     pub index_mode: u8,
+    /// PRED_SEL: 0 off, 2 run if predicate is 0, 3 run if 1.
     pub pred_sel: u8,
+    /// LAST: ends the instruction group.
     pub last: bool,
+    /// BANK_SWIZZLE: read cycle of each GPR source (no effect on results).
     pub bank_swizzle: u8,
+    /// DST_GPR: destination register.
     pub dst_gpr: u8,
+    /// DST_REL: destination relative to the index register.
     pub dst_rel: bool,
+    /// DST_CHAN: destination channel.
     pub dst_chan: u8,
+    /// CLAMP: clamp the result to [0, 1].
     pub clamp: bool,
+    /// The OP2 or OP3 part of word 1.
     pub kind: AluKind,
 }
 
@@ -185,11 +214,15 @@ impl AluInst {
 
 /// Assigns slots to the instructions of one group, in encoding order (§2.1): trans-only ops go
 /// to t, vector-only ops to their DST_CHAN, other ops to DST_CHAN if free, else t. Slot 4 is t.
-/// Returns `None` when two instructions need the same slot.
-pub fn assign_slots(insts: &[AluInst]) -> Option<Vec<u8>> {
+/// Returns `None` when two instructions need the same slot or there are more than five; entries
+/// past the group's length are 0.
+pub fn assign_slots(insts: &[AluInst]) -> Option<[u8; 5]> {
     let mut used = [false; 5];
-    let mut out = Vec::with_capacity(insts.len());
-    for i in insts {
+    let mut out = [0u8; 5];
+    if insts.len() > 5 {
+        return None;
+    }
+    for (k, i) in insts.iter().enumerate() {
         let c = i.dst_chan as usize;
         let slot = match i.slots() {
             Slots::Trans => 4,
@@ -200,7 +233,7 @@ pub fn assign_slots(insts: &[AluInst]) -> Option<Vec<u8>> {
             return None;
         }
         used[slot] = true;
-        out.push(slot as u8);
+        out[k] = slot as u8;
     }
     Some(out)
 }

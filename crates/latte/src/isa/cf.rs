@@ -11,17 +11,25 @@ pub struct CfNormal {
     pub op: u8,
     /// ADDR in 64-bit units.
     pub addr: u32,
+    /// POP_COUNT: stack entries to pop.
     pub pop_count: u8,
+    /// CF_CONST: boolean or loop constant index.
     pub cf_const: u8,
+    /// COND: 0 active, 1 always false, 2 CF_BOOL, 3 CF_NOT_BOOL.
     pub cond: u8,
     /// Fetch-clause count − 1, COUNT_3 included (4 bits).
     pub count: u8,
+    /// CALL_COUNT (CALL only).
     pub call_count: u8,
     /// Word 1 bit 20 (reserved).
     pub reserved20: bool,
+    /// END_OF_PROGRAM.
     pub end_of_program: bool,
+    /// VALID_PIXEL_MODE: deactivate invalid (killed) pixels for this instruction.
     pub valid_pixel_mode: bool,
+    /// WHOLE_QUAD_MODE: run whole quads.
     pub whole_quad_mode: bool,
+    /// BARRIER: wait for earlier clauses to finish.
     pub barrier: bool,
 }
 
@@ -43,12 +51,15 @@ pub struct CfAlu {
     pub op: u8,
     /// ADDR in 64-bit units (22 bits).
     pub addr: u32,
+    /// The two kcache sets.
     pub kcache: [Kcache; 2],
     /// Slots − 1, literals included (7 bits).
     pub count: u8,
     /// Bit 25: ALT_CONST on R700 (decaf's USES_WATERFALL).
     pub alt_const: bool,
+    /// WHOLE_QUAD_MODE: run whole quads.
     pub whole_quad_mode: bool,
+    /// BARRIER: wait for earlier clauses to finish.
     pub barrier: bool,
 }
 
@@ -57,20 +68,30 @@ pub struct CfAlu {
 pub struct CfExport {
     /// CF_INST (7 bits, 0x20-0x3F).
     pub op: u8,
+    /// ARRAY_BASE: export target, or dword offset of a memory write.
     pub array_base: u16,
     /// EXPORT: 0 PIXEL, 1 POS, 2 PARAM. MEM: 0 WRITE, 1 WRITE_IND, 2 READ, 3 READ_IND.
     pub kind: u8,
+    /// RW_GPR: first source register.
     pub rw_gpr: u8,
+    /// RW_REL: source relative to the loop index.
     pub rw_rel: bool,
+    /// INDEX_GPR: index register of *_IND memory writes.
     pub index_gpr: u8,
+    /// ELEM_SIZE: dwords per element minus one.
     pub elem_size: u8,
     /// Word 1 bits 16:0: SEL_X..W (3 bits each) and reserved bits for EXPORT; ARRAY_SIZE (12
     /// bits), COMP_MASK (4 bits) and a reserved bit for MEM_*.
     pub low: u32,
+    /// BURST_COUNT: exports of consecutive GPRs to consecutive targets, minus one.
     pub burst_count: u8,
+    /// END_OF_PROGRAM.
     pub end_of_program: bool,
+    /// VALID_PIXEL_MODE: deactivate invalid (killed) pixels for this instruction.
     pub valid_pixel_mode: bool,
+    /// WHOLE_QUAD_MODE: run whole quads.
     pub whole_quad_mode: bool,
+    /// BARRIER: wait for earlier clauses to finish.
     pub barrier: bool,
 }
 
@@ -96,8 +117,11 @@ impl CfExport {
 /// A decoded CF instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CfInst {
+    /// The plain CF encoding.
     Normal(CfNormal),
+    /// An ALU clause / the CF_ALU encoding.
     Alu(CfAlu),
+    /// The CF_ALLOC_EXPORT encoding.
     Export(CfExport),
 }
 
@@ -220,7 +244,10 @@ impl CfInst {
 /// The kind of a clause.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum ClauseKind {
+    /// An ALU clause / the CF_ALU encoding.
     Alu,
+    /// A TEX clause / texture-fetch layout.
     Tex,
+    /// A VTX clause / vertex-fetch layout.
     Vtx,
 }

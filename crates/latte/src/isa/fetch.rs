@@ -7,21 +7,31 @@ use super::{bit, bits, flag, put};
 /// A texture instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct TexInst {
+    /// Opcode.
     pub op: u8,
+    /// BC_FRAC_MODE.
     pub bc_frac_mode: bool,
     /// Word 0 bit 6 (reserved on R700).
     pub reserved6: bool,
+    /// FETCH_WHOLE_QUAD.
     pub fetch_whole_quad: bool,
+    /// RESOURCE_ID: texture resource.
     pub resource_id: u8,
+    /// SRC_GPR.
     pub src_gpr: u8,
+    /// SRC_REL.
     pub src_rel: bool,
+    /// ALT_CONST: use the alternate constant set.
     pub alt_const: bool,
     /// Word 0 bits 31:25 (reserved).
     pub reserved0: u8,
+    /// DST_GPR: destination register.
     pub dst_gpr: u8,
+    /// DST_REL: destination relative to the index register.
     pub dst_rel: bool,
     /// Word 1 bit 8 (reserved).
     pub reserved8: bool,
+    /// DST_SEL_X..W: 0-3 xyzw, 4 zero, 5 one, 7 not written.
     pub dst_sel: [u8; 4],
     /// Signed 7-bit LOD bias, 1.3.3 fixed point (value / 8).
     pub lod_bias: u8,
@@ -29,7 +39,9 @@ pub struct TexInst {
     pub coord_type: [bool; 4],
     /// Signed 5-bit offsets in half texels.
     pub offset: [u8; 3],
+    /// SAMPLER_ID.
     pub sampler_id: u8,
+    /// SRC_SEL_X..W: 0-3 xyzw, 4 zero, 5 one, 7 unused.
     pub src_sel: [u8; 4],
     /// The fourth (padding) word.
     pub pad: u32,
@@ -40,36 +52,58 @@ pub struct TexInst {
 pub struct VtxInst {
     /// 0 FETCH, 1 SEMANTIC (5 bits).
     pub op: u8,
+    /// FETCH_TYPE: 0 vertex, 1 instance, 2 no index offset.
     pub fetch_type: u8,
+    /// FETCH_WHOLE_QUAD.
     pub fetch_whole_quad: bool,
+    /// BUFFER_ID: the vertex or uniform buffer resource.
     pub buffer_id: u8,
+    /// SRC_GPR.
     pub src_gpr: u8,
+    /// SRC_REL.
     pub src_rel: bool,
+    /// SRC_SEL_X: channel that holds the index.
     pub src_sel_x: u8,
+    /// MEGA_FETCH_COUNT: bytes minus one.
     pub mega_fetch_count: u8,
     /// Word 1 bits 7:0: DST_GPR (6:0) and DST_REL (7) for FETCH, SEMANTIC_ID for SEMANTIC.
     pub dst: u8,
+    /// Word 1 bit 8 (reserved).
     pub reserved8: bool,
+    /// DST_SEL_X..W: 0-3 xyzw, 4 zero, 5 one, 7 not written.
     pub dst_sel: [u8; 4],
+    /// USE_CONST_FIELDS: take the format from the resource.
     pub use_const_fields: bool,
+    /// DATA_FORMAT (e.g. 35 = 32_32_32_32_FLOAT).
     pub data_format: u8,
+    /// NUM_FORMAT_ALL: 0 norm, 1 int, 2 scaled.
     pub num_format: u8,
+    /// FORMAT_COMP_ALL: signed.
     pub format_comp: bool,
+    /// SRF_MODE_ALL.
     pub srf_mode: bool,
+    /// OFFSET: bytes added to the fetch address.
     pub offset: u16,
+    /// ENDIAN_SWAP: 0 none, 1 8in16, 2 8in32.
     pub endian_swap: u8,
+    /// CONST_BUF_NO_STRIDE.
     pub const_buf_no_stride: bool,
+    /// MEGA_FETCH.
     pub mega_fetch: bool,
+    /// ALT_CONST: use the alternate constant set.
     pub alt_const: bool,
     /// Word 2 bits 31:21 (reserved).
     pub reserved2: u16,
+    /// The padding word after the three instruction words.
     pub pad: u32,
 }
 
 /// A fetch instruction of either layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FetchInst {
+    /// A TEX clause / texture-fetch layout.
     Tex(TexInst),
+    /// A VTX clause / vertex-fetch layout.
     Vtx(VtxInst),
 }
 

@@ -10,6 +10,7 @@ pub mod cf;
 pub mod fetch;
 pub mod names;
 pub mod program;
+pub mod smith;
 pub mod table;
 
 pub use alu::{AluInst, AluSrc, Op2, Op3, AluKind};

@@ -20,3 +20,25 @@ pub const OMOD: [&str; 4] = ["", "*2", "*4", "/2"];
 pub const MEM_TYPE: [&str; 4] = ["WRITE", "WRITE_IND", "READ", "READ_IND"];
 /// VTX fetch types.
 pub const FETCH_TYPE: [&str; 4] = ["VERTEX", "INSTANCE", "NO_INDEX", "TYPE3"];
+
+/// Mesa's r600 listing spelling of a mnemonic this crate prints differently (the latte-mesa
+/// corpus listings use these); names not listed are spelled the same. CLAMP prints as a `_sat`
+/// suffix there.
+pub const MESA_NAMES: [(&str, &str); 6] = [
+    ("EXP", "EXPORT"),
+    ("EXP_DONE", "EXPORT_DONE"),
+    ("GET_TEXTURE_INFO", "GET_TEXTURE_RESINFO"),
+    ("GET_SAMPLE_INFO", "GET_NUMBER_OF_SAMPLES"),
+    ("GET_COMP_TEX_LOD", "GET_LOD"),
+    ("VTX_FETCH", "VFETCH"),
+];
+
+/// `name` as Mesa's listings spell it.
+pub fn mesa_mnemonic(name: &str) -> &str {
+    MESA_NAMES.iter().find(|(ours, _)| *ours == name).map_or(name, |(_, m)| m)
+}
+
+/// A Mesa spelling turned into this crate's (the assembler accepts both).
+pub fn from_mesa_mnemonic(name: &str) -> &str {
+    MESA_NAMES.iter().find(|(_, m)| *m == name).map_or(name, |(ours, _)| ours)
+}

@@ -9,9 +9,11 @@ use crate::error::{Error, Result};
 /// One VLIW instruction group and the literal constants that follow it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AluGroup {
+    /// The instructions in encoding order.
     pub insts: Vec<AluInst>,
-    /// Slot of each instruction (0-3 x-w, 4 t); `None` when two instructions claim a slot.
-    pub slots: Option<Vec<u8>>,
+    /// Slot of each instruction (0-3 x-w, 4 t; entries past `insts.len()` unused); `None` when
+    /// two instructions claim a slot.
+    pub slots: Option<[u8; 5]>,
     /// Literal dwords (0, 2 or 4: one or two 64-bit slots, padding included).
     pub literals: Vec<u32>,
 }
@@ -19,23 +21,29 @@ pub struct AluGroup {
 /// The body of a clause.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ClauseBody {
+    /// An ALU clause / the CF_ALU encoding.
     Alu(Vec<AluGroup>),
+    /// Fetch instructions.
     Fetch(Vec<FetchInst>),
 }
 
 /// A clause run by CF instruction `cf_index`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Clause {
+    /// Index of the CF instruction that runs the clause.
     pub cf_index: usize,
+    /// Clause kind.
     pub kind: ClauseKind,
     /// Start in 64-bit units.
     pub addr: u32,
+    /// Its instructions.
     pub body: ClauseBody,
 }
 
 /// A decoded program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {
+    /// CF instructions from word 0 to END_OF_PROGRAM.
     pub cf: Vec<CfInst>,
     /// One per clause-running CF instruction, in CF order.
     pub clauses: Vec<Clause>,
@@ -51,8 +59,9 @@ pub struct Program {
 pub fn literal_words(insts: &[AluInst]) -> usize {
     let mut n = 0;
     for i in insts {
-        for (k, s) in i.srcs().iter().enumerate() {
-            if k < i.src_count() && s.sel == sel::LITERAL {
+        let srcs = i.srcs();
+        for s in &srcs[..i.src_count().min(3)] {
+            if s.sel == sel::LITERAL {
                 n = n.max(if s.chan >= 2 { 4 } else { 2 });
             }
         }
@@ -69,16 +78,32 @@ impl Program {
     pub fn decode(words: &[u32], base: usize) -> Result<Program> {
         let len = words.len();
         let mut covered = vec![false; len];
-        let mut cf = Vec::new();
+        let mut cf: Vec<CfInst> = Vec::new();
         let mut i = 0;
+        // The CF program ends at END_OF_PROGRAM (§1.1). Subroutines that CALL targets past it
+        // (Nintendo's compiler may place them there) are decoded too, up to their RETURN and
+        // never into clause memory.
+        let mut target: Option<usize> = None;
+        let mut past_eop = false;
         while 2 * i + 1 < len {
             let inst = CfInst::decode(words[2 * i], words[2 * i + 1]);
+            cf.push(inst);
             covered[2 * i] = true;
             covered[2 * i + 1] = true;
-            cf.push(inst);
             i += 1;
-            if inst.end_of_program() {
-                break;
+            if let CfInst::Normal(n) = &inst {
+                if n.op == 0x12 {
+                    target = target.max(Some(n.addr as usize));
+                }
+            }
+            past_eop |= inst.end_of_program();
+            let ends = inst.end_of_program() || (past_eop && matches!(&inst, CfInst::Normal(n) if n.op == 0x14));
+            if ends {
+                let first_clause = cf.iter().filter_map(|c| c.clause()).map(|c| c.1 as usize).min().unwrap_or(usize::MAX);
+                match target {
+                    Some(t) if t >= i && t < first_clause && 2 * t + 1 < len => {}
+                    _ => break,
+                }
             }
         }
         let mut clauses = Vec::new();
@@ -95,7 +120,7 @@ impl Program {
                     let mut groups = Vec::new();
                     let mut p = start;
                     while p < end {
-                        let mut insts = Vec::new();
+                        let mut insts = Vec::with_capacity(5);
                         loop {
                             let inst = AluInst::decode(words[p], words[p + 1]);
                             covered[p] = true;

@@ -20,8 +20,11 @@ pub enum CfClass {
 /// A plain CF opcode (CF_WORD1.CF_INST, 7 bits, values below 0x20).
 #[derive(Clone, Copy, Debug)]
 pub struct CfOp {
+    /// Opcode value.
     pub code: u8,
+    /// Mnemonic.
     pub name: &'static str,
+    /// How the instruction uses its fields.
     pub class: CfClass,
 }
 
@@ -85,9 +88,11 @@ pub enum Slots {
 pub struct AluOp {
     /// OP2: the 11-bit ALU_INST; OP3: the 5-bit ALU_INST.
     pub code: u16,
+    /// Mnemonic.
     pub name: &'static str,
     /// Number of source operands.
     pub srcs: u8,
+    /// Slots the opcode may use.
     pub slots: Slots,
 }
 
@@ -195,4 +200,92 @@ pub fn alu_by_name(name: &str) -> Option<(bool, u16)> {
         return u16::from_str_radix(h, 16).ok().filter(|&c| c < 0x20).map(|c| (true, c));
     }
     None
+}
+
+/// What an ALU opcode does to control state, for the interpreter and the translator
+/// (latte-semantics-facts.md §2.5, §2.6, §1.11, §2.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AluClass {
+    /// An ordinary computation.
+    Plain,
+    /// KILL*: clears the pixel's valid bit when the comparison holds.
+    Kill,
+    /// PRED_SET* (PRED_SET_INV/POP/CLR/RESTORE included): may update the predicate and the
+    /// exec mask.
+    PredSet,
+    /// PRED_SET*_PUSH: also pushes the stack.
+    PredSetPush,
+    /// MOVA*: loads AR.
+    Mova,
+    /// DOT4, DOT4_IEEE, MAX4: one result replicated to the four vector slots.
+    Reduction,
+    /// CUBE: four slots, one value each.
+    Cube,
+    /// NOP.
+    Nop,
+}
+
+impl AluOp {
+    /// The opcode's class, derived from its name (the table's names are the ISA's).
+    pub fn class(&self) -> AluClass {
+        let n = self.name;
+        if n.starts_with("KILL") {
+            AluClass::Kill
+        } else if n.starts_with("PRED_SET") && n.contains("_PUSH") {
+            AluClass::PredSetPush
+        } else if n.starts_with("PRED_SET") {
+            AluClass::PredSet
+        } else if n.starts_with("MOVA") {
+            AluClass::Mova
+        } else if matches!(n, "DOT4" | "DOT4_IEEE" | "MAX4") {
+            AluClass::Reduction
+        } else if n == "CUBE" {
+            AluClass::Cube
+        } else if n == "NOP" {
+            AluClass::Nop
+        } else {
+            AluClass::Plain
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_sorted_and_unique() {
+        for t in [ALU_OP2, ALU_OP3] {
+            assert!(t.windows(2).all(|w| w[0].code < w[1].code));
+        }
+        let mut names: Vec<&str> = ALU_OP2.iter().chain(ALU_OP3).map(|o| o.name).collect();
+        names.sort_unstable();
+        let n = names.len();
+        names.dedup();
+        assert_eq!(names.len(), n);
+        assert!(CF_OPS.iter().enumerate().all(|(i, o)| o.code as usize == i));
+        assert!(TEX_OPS.iter().enumerate().all(|(i, o)| o.0 as usize == i));
+    }
+
+    #[test]
+    fn names_round_trip_and_classes() {
+        for o in ALU_OP2 {
+            assert_eq!(alu_by_name(o.name), Some((false, o.code)));
+        }
+        for o in ALU_OP3 {
+            assert_eq!(alu_by_name(o.name), Some((true, o.code)));
+        }
+        assert_eq!(alu_by_name("EXP_e"), Some((false, 0x61)));
+        assert_eq!(alu_by_name("OP2_0x7A"), Some((false, 0x7A)));
+        assert_eq!(alu_op2(0x2D).unwrap().class(), AluClass::Kill);
+        assert_eq!(alu_op2(0x21).unwrap().class(), AluClass::PredSet);
+        assert_eq!(alu_op2(0x4B).unwrap().class(), AluClass::PredSetPush);
+        assert_eq!(alu_op2(0x51).unwrap().class(), AluClass::Reduction);
+        assert_eq!(alu_op2(0x18).unwrap().class(), AluClass::Mova);
+        // Facts §1.13: R700 values of a few opcodes.
+        assert_eq!(alu_op2(0x66).unwrap().name, "RECIP_IEEE");
+        assert_eq!(alu_op3(0x14).unwrap().name, "MULADD_IEEE");
+        assert_eq!(alu_op2(0x70).unwrap().slots, Slots::Any);
+        assert_eq!(alu_op2(0x6E).unwrap().slots, Slots::Trans);
+    }
 }

@@ -3,6 +3,7 @@
 //! aliases, the block stack and the file's DVLE (picasso Manual.md "Linking Model").
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use super::error::{AsmError, ErrorKind, Warning};
 use super::opdesc::{OpdescError, OpdescTable};
@@ -156,7 +157,7 @@ pub enum Block {
 pub struct Reloc {
     pub at: usize,
     pub name: String,
-    pub file: String,
+    pub file: Rc<str>,
     pub line: u32,
 }
 
@@ -164,7 +165,7 @@ pub struct Reloc {
 #[derive(Clone, Debug)]
 pub struct Slot {
     pub inst: Instruction,
-    pub file: String,
+    pub file: Rc<str>,
     pub line: u32,
 }
 
@@ -191,7 +192,7 @@ pub struct Asm {
     pub warnings: Vec<Warning>,
     pub last_was_end: bool,
     // Per file.
-    pub file: String,
+    pub file: Rc<str>,
     pub line: u32,
     pub labels: HashMap<String, u32>,
     pub label_relocs: Vec<Reloc>,
@@ -217,7 +218,7 @@ impl Asm {
             dvle_count: 0,
             warnings: Vec::new(),
             last_was_end: false,
-            file: String::new(),
+            file: Rc::from(""),
             line: 0,
             labels: HashMap::new(),
             label_relocs: Vec::new(),
@@ -232,7 +233,7 @@ impl Asm {
     /// An error at the current file and line.
     #[cold]
     pub fn err(&self, kind: ErrorKind) -> AsmError {
-        AsmError { file: self.file.clone(), line: self.line, kind }
+        AsmError { file: self.file.to_string(), line: self.line, kind }
     }
 
     /// The current file's DVLE, created on first use.
@@ -240,7 +241,7 @@ impl Asm {
         let i = match self.cur_dvle {
             Some(i) => i,
             None => {
-                self.dvles.push(Dvle { file: self.file.clone(), entry: "main".into(), ..Dvle::default() });
+                self.dvles.push(Dvle { file: self.file.to_string(), entry: "main".into(), ..Dvle::default() });
                 self.dvle_count += 1;
                 self.cur_dvle = Some(self.dvles.len() - 1);
                 self.dvles.len() - 1
@@ -290,13 +291,13 @@ impl Asm {
         if self.options.auto_nop {
             self.emit(Instruction { opcode: Opcode::Nop, operands: crate::isa::Operands::None, extra: 0 });
         } else {
-            self.warnings.push(Warning { file: self.file.clone(), line: self.line, message: "a padding NOP is required here".into() });
+            self.warnings.push(Warning { file: self.file.to_string(), line: self.line, message: "a padding NOP is required here".into() });
         }
     }
 
     /// Assembles one source file into the shared state.
     pub fn assemble_file(&mut self, name: &str, text: &str) -> Result<(), AsmError> {
-        self.file = name.to_string();
+        self.file = Rc::from(name);
         self.line = 1;
         self.allocs[0].float.clear_local();
         self.allocs[0].int.clear_local();
@@ -332,7 +333,7 @@ impl Asm {
                 let rest = trim(rest);
                 let rest = rest.strip_prefix('"').map_or(rest, |r| r.strip_suffix('"').unwrap_or(r));
                 if !rest.is_empty() {
-                    self.file = rest.to_string();
+                    self.file = Rc::from(rest);
                 }
                 continue;
             }
@@ -343,7 +344,7 @@ impl Asm {
         }
         if let Some(&line) = self.stack_lines.last() {
             // picasso reports the end of the file; the line that opened the block says more.
-            return Err(AsmError { file: self.file.clone(), line, kind: ErrorKind::UnclosedBlock });
+            return Err(AsmError { file: self.file.to_string(), line, kind: ErrorKind::UnclosedBlock });
         }
         self.fix_labels()
     }
@@ -368,7 +369,7 @@ impl Asm {
     fn fix_labels(&mut self) -> Result<(), AsmError> {
         for r in std::mem::take(&mut self.label_relocs) {
             let Some(&target) = self.labels.get(&r.name) else {
-                return Err(AsmError { file: r.file, line: r.line, kind: ErrorKind::UndefinedLabel(r.name) });
+                return Err(AsmError { file: r.file.to_string(), line: r.line, kind: ErrorKind::UndefinedLabel(r.name) });
             };
             set_target(&mut self.code[r.at].inst, target, None);
         }
@@ -379,10 +380,10 @@ impl Asm {
     pub fn relocate(&mut self) -> Result<(), AsmError> {
         for r in std::mem::take(&mut self.proc_relocs) {
             let Some(&(start, size)) = self.procs.get(&r.name) else {
-                return Err(AsmError { file: r.file, line: r.line, kind: ErrorKind::UndefinedProc(r.name) });
+                return Err(AsmError { file: r.file.to_string(), line: r.line, kind: ErrorKind::UndefinedProc(r.name) });
             };
             if size > 0xFF {
-                return Err(AsmError { file: r.file, line: r.line, kind: ErrorKind::Encode(format!("procedure '{}' is {size} instructions long, a call reaches at most 255", r.name)) });
+                return Err(AsmError { file: r.file.to_string(), line: r.line, kind: ErrorKind::Encode(format!("procedure '{}' is {size} instructions long, a call reaches at most 255", r.name)) });
             }
             set_target(&mut self.code[r.at].inst, start, Some(size as u8));
         }

@@ -85,9 +85,18 @@ impl Asm {
 
     /// Assembles one instruction statement.
     pub fn instruction(&mut self, cmd: &str, mut args: Args) -> Result<(), AsmError> {
-        let lower = cmd.to_ascii_lowercase();
+        // Mnemonics are case-insensitive; lower-case them on the stack (the longest is 7 bytes).
+        let mut buf = [0u8; 8];
+        let lower = match cmd.as_bytes() {
+            b if b.len() <= buf.len() => {
+                buf[..b.len()].copy_from_slice(b);
+                buf[..b.len()].make_ascii_lowercase();
+                std::str::from_utf8(&buf[..b.len()]).unwrap_or("")
+            }
+            _ => "",
+        };
         let a = &mut args;
-        match lower.as_str() {
+        match lower {
             "nop" => self.format0(Opcode::Nop, a),
             "end" => self.format0(Opcode::End, a),
             "emit" => self.format0(Opcode::Emit, a),

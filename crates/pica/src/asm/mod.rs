@@ -19,6 +19,7 @@ mod header;
 mod instr;
 mod opdesc;
 mod operand;
+pub mod smith;
 mod text;
 
 pub use error::{AsmError, ErrorKind, Warning};
@@ -80,7 +81,7 @@ pub fn assemble(sources: &[Source], options: &Options) -> Result<Assembly, AsmEr
         let word = slot
             .inst
             .encode()
-            .map_err(|e| AsmError { file: slot.file.clone(), line: slot.line, kind: ErrorKind::Encode(e.to_string()) })?;
+            .map_err(|e| AsmError { file: slot.file.to_string(), line: slot.line, kind: ErrorKind::Encode(e.to_string()) })?;
         code.push(word);
     }
     let executables = asm.dvles.iter().filter(|d| !d.nodvle).map(|d| executable(d, &asm.procs)).collect();

@@ -272,7 +272,7 @@ fn cond_flag(text: &str) -> Result<(u8, bool), ErrorKind> {
     } else {
         return Err(ErrorKind::InvalidCondition(name.to_string()));
     };
-    Ok((which, negations % 2 == 0))
+    Ok((which, negations & 1 == 0))
 }
 
 /// Parses `flag`, `flag && flag` (or `&`), `flag || flag` (or `|`); a flag is `cmp.x` or `cmp.y`

@@ -248,7 +248,7 @@ mod tests {
 
     #[test]
     fn c_numbers() {
-        assert_eq!(c_atof("0.003921568393707275390625"), Some(0.003921568393707275390625));
+        assert_eq!(c_atof("0.003921568393707275390625"), Some(0.003_921_568_393_707_275));
         assert_eq!(c_atof(" -1.5e2x"), Some(-150.0));
         assert_eq!(c_atof("1e"), Some(1.0));
         assert_eq!(c_atof(".5"), Some(0.5));

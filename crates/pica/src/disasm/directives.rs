@@ -13,6 +13,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::float::f24_text;
+use super::instr::RegNames;
 use crate::shbin::{Constant, Dvle, GeometryMode, OutputKind, ShaderType, UniformReg};
 
 /// The DVLE header version picasso 2.7.1 writes.
@@ -89,6 +90,41 @@ fn is_identifier(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
 }
 
+/// Names in a symbol table, looked up in logarithmic time (a hostile table with millions of
+/// uniforms and no NUL would otherwise cost a scan per uniform).
+pub(crate) struct Symbols<'a> {
+    bytes: &'a [u8],
+    nuls: Vec<usize>,
+}
+
+impl<'a> Symbols<'a> {
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Symbols { bytes, nuls: bytes.iter().enumerate().filter(|(_, &b)| b == 0).map(|(i, _)| i).collect() }
+    }
+
+    /// The NUL-terminated (or table-terminated) UTF-8 name at `offset`.
+    pub fn name(&self, offset: u32) -> Option<&'a str> {
+        let start = offset as usize;
+        if start > self.bytes.len() {
+            return None;
+        }
+        let end = match self.nuls.binary_search(&start) {
+            Ok(i) => self.nuls[i],
+            Err(i) => self.nuls.get(i).copied().unwrap_or(self.bytes.len()),
+        };
+        std::str::from_utf8(&self.bytes[start..end]).ok()
+    }
+}
+
+/// A name that reads as a register (`c5`, `i1`, `b0`, ...), which the code printed with raw
+/// registers would then mean instead.
+fn register_like(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some('o' | 'v' | 'r' | 'c' | 'i' | 'b'))
+        && name.len() > 1
+        && chars.all(|c| c.is_ascii_digit())
+}
+
 /// Component list of an output mask (bit 0 = x), nothing for all four.
 fn output_mask_suffix(mask: u16) -> String {
     if mask & 0xF == 0xF {
@@ -99,14 +135,19 @@ fn output_mask_suffix(mask: u16) -> String {
 }
 
 /// Prints the directives of one DVLE into `out`; every table detail picasso could not reproduce
-/// is reported through `warn`.
+/// is reported through `warn`. Returns the names it declared for registers.
+///
+/// `holds_code` says whether the program's code follows in this file: a file without code
+/// always gets `.entry`, because picasso makes a DVLE only for a file with some statement.
 pub(crate) fn print_dvle(
     dvle: &Dvle,
     entry: &str,
+    holds_code: bool,
     shared: &mut Shared,
     out: &mut String,
     warn: &mut dyn FnMut(String),
-) {
+) -> RegNames {
+    let mut reg_names = RegNames::default();
     use std::fmt::Write;
     if dvle.version != PICASSO_DVLE_VERSION {
         warn(format!("DVLE version {:#06x} (picasso 2.7.1 writes {PICASSO_DVLE_VERSION:#06x})", dvle.version));
@@ -183,32 +224,45 @@ pub(crate) fn print_dvle(
         }
         ShaderType::Other(t) => warn(format!("shader type {t} (picasso writes 0 or 1)")),
     }
-    if entry != "main" {
+    if entry != "main" || !holds_code {
         let _ = writeln!(out, ".entry {entry}");
     }
 
     // Uniforms, in table order; gaps become private `_padN` uniforms.
     let mut names = HashSet::new();
     let mut symbols = Vec::new();
+    let symbols_at = Symbols::new(&dvle.symbols);
     let mut input_mask = 0u16;
     for u in &dvle.uniforms {
-        let Some(stored) = dvle.symbol(u.symbol) else {
+        let Some(stored) = symbols_at.name(u.symbol) else {
             warn(format!("uniform symbol offset {} is not a name in the symbol table", u.symbol));
             continue;
         };
         if u.symbol as usize != symbols.len() {
-            warn(format!("uniform {stored:?}: symbol offset {} (picasso packs names in order)", u.symbol));
+            // Out-of-order offsets may name the same bytes again and again; printing them
+            // could multiply the table's size, so such entries are only reported.
+            warn(format!("uniform at {:#x}: symbol offset {} (picasso packs names in order)", u.start, u.symbol));
+            let _ = writeln!(out, "; uniform {:#x}-{:#x}: name at symbol offset {} out of order", u.start, u.end, u.symbol);
+            continue;
         }
         symbols.extend_from_slice(stored.as_bytes());
         symbols.push(0);
         // picasso writes `$` as `.` in the table.
         let name = stored.replace('.', "$");
+        if stored.contains('$') {
+            warn(format!("uniform name {stored:?} holds `$`, which picasso always writes as `.`"));
+        }
         if !is_identifier(&name) || name.starts_with('_') {
             warn(format!("uniform name {stored:?} cannot be declared (picasso hides `_` names and needs identifiers)"));
             continue;
         }
         if !names.insert(name.clone()) {
             warn(format!("uniform name {stored:?} declared twice"));
+        }
+        if register_like(&name) {
+            // picasso looks names up before registers, so this name would hide the register
+            // the printed code means.
+            warn(format!("uniform name {stored:?} hides the register of that name"));
         }
         let (kind, first) = match UniformReg::from_raw(u.start) {
             UniformReg::Input(i) => {
@@ -217,6 +271,9 @@ pub(crate) fn print_dvle(
                 }
                 input_mask |= 1 << i;
                 let _ = writeln!(out, ".in {name} v{i}");
+                if !register_like(&name) {
+                    reg_names.declare('v', i, 1, &name);
+                }
                 continue;
             }
             UniformReg::Float(n) => (Kind::Float, 0x20 + n as u32),
@@ -234,12 +291,23 @@ pub(crate) fn print_dvle(
             continue;
         }
         let decl = if size == 1 { name.clone() } else { format!("{name}[{size}]") };
+        let (file, base) = match kind {
+            Kind::Float => ('c', 0x20),
+            Kind::Int => ('i', 0x80),
+            Kind::Bool => ('b', 0x88),
+        };
+        let declare = |reg_names: &mut RegNames| {
+            if !register_like(&name) {
+                reg_names.declare(file, (first - base) as u8, size.min(255) as u8, &name);
+            }
+        };
         let shared_space = own_space.is_none();
         if shared_space {
             if let Some(&(k, pos, sz)) = shared.vertex_names.get(&name) {
                 if (k, pos, sz) != (kind, first, size) {
                     warn(format!("uniform {stored:?} placed differently from an earlier DVLE"));
                 }
+                declare(&mut reg_names);
                 let _ = writeln!(out, "{} {decl}", kind.directive());
                 continue;
             }
@@ -266,7 +334,12 @@ pub(crate) fn print_dvle(
         if shared_space {
             shared.vertex_names.insert(name.clone(), (kind, first, size));
         }
+        declare(&mut reg_names);
         let _ = writeln!(out, "{} {decl}", kind.directive());
+    }
+    if dvle.uniforms.windows(2).any(|w| w[0].start > w[1].start) {
+        // picasso lists the table by register (inputs, then c, i, b), whatever the source order.
+        warn("uniform table not sorted by register".into());
     }
     if symbols != dvle.symbols {
         warn("symbol table differs from the uniform names packed in order".into());
@@ -275,13 +348,21 @@ pub(crate) fn print_dvle(
         warn(format!("input mask {:#06x}, but the .in entries give {input_mask:#06x}", dvle.input_mask));
     }
 
-    print_constants(dvle, &mut names, out, warn);
+    print_constants(dvle, &mut names, &mut reg_names, out, warn);
     print_outputs(dvle, out, warn);
+    reg_names
 }
 
 /// Constants in table order: `.constf`/`.consti` where picasso's downward allocator gives the
-/// stored register, `.setf`/`.seti` elsewhere, `.setb` for booleans.
-fn print_constants(dvle: &Dvle, names: &mut HashSet<String>, out: &mut String, warn: &mut dyn FnMut(String)) {
+/// stored register, `.constfa` for a run of ascending registers it gives to an array,
+/// `.setf`/`.seti` elsewhere, `.setb` for booleans.
+fn print_constants(
+    dvle: &Dvle,
+    names: &mut HashSet<String>,
+    reg_names: &mut RegNames,
+    out: &mut String,
+    warn: &mut dyn FnMut(String),
+) {
     use std::fmt::Write;
     let mut float_end = 0x80u32;
     let mut int_end = 0x84u32;
@@ -292,7 +373,41 @@ fn print_constants(dvle: &Dvle, names: &mut HashSet<String>, out: &mut String, w
         }
         name
     };
-    for c in &dvle.constants {
+    let float_texts = |c: &Constant| match *c {
+        Constant::Float { reg, value } if reg < 96 => {
+            value.iter().map(|&v| f24_text(v)).collect::<Option<Vec<String>>>().map(|t| (reg, t.join(", ")))
+        }
+        _ => None,
+    };
+    let mut skip = 0;
+    for (i, c) in dvle.constants.iter().enumerate() {
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        // A run of k ascending registers right below the allocator's end is a `.constfa` array.
+        if let Some((reg, _)) = float_texts(c) {
+            let k = float_end.saturating_sub(0x20 + reg as u32) as usize;
+            let run: Option<Vec<String>> = (k >= 2 && i + k <= dvle.constants.len())
+                .then(|| {
+                    (0..k)
+                        .map(|j| float_texts(&dvle.constants[i + j]).filter(|(r, _)| *r as usize == reg as usize + j).map(|(_, t)| t))
+                        .collect()
+                })
+                .flatten();
+            if let Some(elements) = run {
+                float_end -= k as u32;
+                let name = fresh(format!("array{reg}"), names);
+                let _ = writeln!(out, ".constfa {name}[{k}]");
+                for e in &elements {
+                    let _ = writeln!(out, ".constfa ({e})");
+                }
+                let _ = writeln!(out, ".end");
+                reg_names.declare('c', reg, k as u8, &name);
+                skip = k - 1;
+                continue;
+            }
+        }
         match *c {
             Constant::Float { reg, value } => {
                 let texts: Option<Vec<String>> = value.iter().map(|&v| f24_text(v)).collect();
@@ -306,6 +421,7 @@ fn print_constants(dvle: &Dvle, names: &mut HashSet<String>, out: &mut String, w
                     float_end -= 1;
                     let name = fresh(format!("const{reg}"), names);
                     let _ = writeln!(out, ".constf {name}({args})");
+                    reg_names.declare('c', reg, 1, &name);
                 } else {
                     let _ = writeln!(out, ".setf c{reg}({args})");
                 }
@@ -320,6 +436,7 @@ fn print_constants(dvle: &Dvle, names: &mut HashSet<String>, out: &mut String, w
                     int_end -= 1;
                     let name = fresh(format!("iconst{reg}"), names);
                     let _ = writeln!(out, ".consti {name}({args})");
+                    reg_names.declare('i', reg, 1, &name);
                 } else {
                     let _ = writeln!(out, ".seti i{reg}({args})");
                 }

@@ -5,14 +5,23 @@
 //! (round to nearest) and converts that to float24 by truncating the mantissa, flushing underflow
 //! to a signed zero and saturating overflow to infinity (specs/pica200-facts.md, "float24
 //! encoding" and "picasso"). So every f32 whose top bits equal the pattern maps to it, and we look
-//! for the shortest decimal whose f32 lands in that range.
+//! for the shortest decimal whose f32 lands in that range. Two more rules of picasso's
+//! `f32tof24` (kept the same as `pica::asm`, docs/pica-asm.md): a zero of either sign gives +0,
+//! and infinities and NaN give a signed infinity. So -0 is written as a tiny negative number
+//! that underflows, and NaN patterns cannot be written at all.
 
 use crate::float24::F24;
 
 /// What picasso stores for the decimal text `s`.
 fn picasso_f24(s: &str) -> Option<F24> {
-    let v: f64 = s.parse().ok()?;
-    Some(F24::from_f32_truncate(v as f32))
+    let v = s.parse::<f64>().ok()? as f32;
+    Some(if v == 0.0 {
+        F24::ZERO
+    } else if !v.is_finite() {
+        F24::from_bits(((v.to_bits() >> 31) << 23) | 0x7F_0000)
+    } else {
+        F24::from_f32_truncate(v)
+    })
 }
 
 /// The decimal text for `value`, or `None` when no decimal gives these bits (NaN payloads other
@@ -22,16 +31,16 @@ pub(crate) fn f24_text(value: F24) -> Option<String> {
     let sign = if value.is_sign_negative() { "-" } else { "" };
     let exp = (bits >> 16) & 0x7F;
     let mant = bits & 0xFFFF;
-    if bits & 0x7F_FFFF == 0 {
-        return Some(format!("{sign}0"));
+    if bits == 0 {
+        return Some("0".into());
+    }
+    if bits == 0x80_0000 {
+        // -0: only an underflowing negative number gives it.
+        return Some("-1e-30".into());
     }
     if exp == 0x7F {
-        // Infinity, and the one NaN that `nan` produces; other payloads cannot be written.
-        let text = match mant {
-            0 => format!("{sign}inf"),
-            _ => format!("{sign}nan"),
-        };
-        return (picasso_f24(&text) == Some(value)).then_some(text);
+        // Infinity; NaN patterns have no text (picasso saturates NaN to infinity).
+        return (mant == 0).then(|| format!("{sign}inf"));
     }
     // The f32 range that truncates to these bits: exponent (exp - 63 + 127), mantissa mant << 7
     // plus any of the 7 low bits. Note that exponent 0 is not a subnormal here: the truncating
@@ -67,6 +76,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[allow(clippy::approx_constant)] // 3.14159 as sources write it
     fn common_values_print_as_written() {
         let f = |x: f32| f24_text(F24::from_f32_truncate(x)).unwrap();
         assert_eq!(f(1.0), "1");
@@ -77,6 +87,8 @@ mod tests {
         assert_eq!(f(3.14159), "3.1416");
         assert_eq!(f(0.0), "0");
         assert_eq!(f(f32::INFINITY), "inf");
+        assert_eq!(f24_text(F24::from_bits(0x80_0000)).unwrap(), "-1e-30");
+        assert_eq!(f24_text(F24::NAN), None);
     }
 
     /// Every float24 pattern except NaN payloads prints to text that maps back to it.

@@ -5,8 +5,11 @@
 //! reason) any word that picasso cannot produce from source, so that what it prints always
 //! assembles back to the same word.
 
+use std::collections::HashMap;
+use std::fmt;
+
 use crate::isa::{
-    mask_name, AddrIndex, CmpOp, CondOp, Condition, DstReg, Format, Instruction, Opcode, OperandDescriptor, Operands,
+    AddrIndex, CmpOp, CondOp, Condition, DstReg, Format, Instruction, Opcode, OperandDescriptor, Operands,
     SrcReg, Swizzle,
 };
 
@@ -22,35 +25,141 @@ pub(crate) trait Targets {
 }
 
 /// A swizzle as picasso reads it: trailing repeats dropped (picasso repeats the last component),
-/// nothing at all for the identity.
-pub(crate) fn swizzle_suffix(s: Swizzle) -> String {
-    let mut text = s.to_string();
-    while text.len() > 1 && text.as_bytes()[text.len() - 1] == text.as_bytes()[text.len() - 2] {
-        text.pop();
-    }
-    if text == "xyzw" {
-        String::new()
-    } else {
-        format!(".{text}")
+/// nothing at all for the identity. (Display types keep the printer to one allocation a line.)
+pub(crate) struct Swz(pub Swizzle);
+
+impl fmt::Display for Swz {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == Swizzle::IDENTITY {
+            return Ok(());
+        }
+        let comps = [0, 1, 2, 3].map(|i| self.0.component(i));
+        let mut len = 4;
+        while len > 1 && comps[len - 1] == comps[len - 2] {
+            len -= 1;
+        }
+        f.write_str(".")?;
+        comps[..len].iter().try_for_each(|&c| f.write_str(["x", "y", "z", "w"][c]))
     }
 }
 
-/// A destination mask (bit 3 = x): nothing for all four components.
-fn mask_suffix(mask: u8) -> Result<String, Problem> {
+/// The swizzle suffix as a string.
+#[cfg(test)]
+pub(crate) fn swizzle_suffix(s: Swizzle) -> String {
+    Swz(s).to_string()
+}
+
+/// A destination mask (bit 3 = x), checked non-empty: nothing for all four components.
+struct Mask(u8);
+
+fn mask(mask: u8) -> Result<Mask, Problem> {
     match mask & 0xF {
         0 => Err("empty destination mask (picasso writes at least one component)".into()),
-        0xF => Ok(String::new()),
-        m => Ok(format!(".{}", mask_name(m))),
+        m => Ok(Mask(m)),
     }
 }
 
-fn index_suffix(idx: AddrIndex) -> String {
-    idx.name().map(|n| format!("[{n}]")).unwrap_or_default()
+impl fmt::Display for Mask {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == 0xF {
+            return Ok(());
+        }
+        f.write_str(".")?;
+        (0..4).filter(|i| self.0 & (8 >> i) != 0).try_for_each(|i| f.write_str(["x", "y", "z", "w"][i]))
+    }
 }
 
-fn source(reg: SrcReg, desc: OperandDescriptor, n: usize, idx: AddrIndex) -> String {
-    let neg = if desc.negate(n) { "-" } else { "" };
-    format!("{neg}{reg}{}{}", index_suffix(idx), swizzle_suffix(desc.swizzle(n)))
+/// Longest declared name used in instructions, in bytes.
+pub(crate) const MAX_CODE_NAME: usize = 64;
+
+/// Names for registers that the directives declared (uniforms, inputs, named constants): the
+/// code then reads `projection[2]` instead of `c2`, as picasso resolves it to the same register.
+#[derive(Default, Debug)]
+pub(crate) struct RegNames {
+    /// (register file letter, index) -> (declared name, element within an array).
+    map: HashMap<(char, u8), (String, Option<u8>)>,
+}
+
+impl RegNames {
+    /// Registers `first..first + size` of file `file` are the declared `name`. Names longer than
+    /// [`MAX_CODE_NAME`] stay out of the code (raw registers are printed), so a hostile name
+    /// cannot multiply the text by every instruction that reads it.
+    pub fn declare(&mut self, file: char, first: u8, size: u8, name: &str) {
+        if name.len() > MAX_CODE_NAME {
+            return;
+        }
+        for k in 0..size {
+            let element = (size > 1).then_some(k);
+            self.map.insert((file, first.wrapping_add(k)), (name.to_string(), element));
+        }
+    }
+
+    /// `name`, `name[k]`, `name[a0.x+k]`, or the raw register when it has no name.
+    pub fn reg(&self, file: char, index: u8, idx: Option<&'static str>) -> Reg<'_> {
+        Reg { names: self, file, index, idx }
+    }
+
+    /// [`RegNames::reg`] as a string.
+    #[cfg(test)]
+    pub fn text(&self, file: char, index: u8, idx: Option<&'static str>) -> String {
+        self.reg(file, index, idx).to_string()
+    }
+}
+
+/// A register as printed (see [`RegNames::reg`]).
+pub(crate) struct Reg<'a> {
+    names: &'a RegNames,
+    file: char,
+    index: u8,
+    idx: Option<&'static str>,
+}
+
+impl fmt::Display for Reg<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.names.map.get(&(self.file, self.index)), self.idx) {
+            (Some((name, None)), None) => f.write_str(name),
+            (Some((name, Some(k))), None) => write!(f, "{name}[{k}]"),
+            (Some((name, None | Some(0))), Some(i)) => write!(f, "{name}[{i}]"),
+            (Some((name, Some(k))), Some(i)) => write!(f, "{name}[{i}+{k}]"),
+            (None, None) => write!(f, "{}{}", self.file, self.index),
+            (None, Some(i)) => write!(f, "{}{}[{i}]", self.file, self.index),
+        }
+    }
+}
+
+/// What an instruction needs besides its word.
+pub(crate) struct Context<'a> {
+    pub descs: &'a [[u32; 2]],
+    pub targets: &'a dyn Targets,
+    pub names: &'a RegNames,
+    /// The first output register the file may not name (7 in geometry shaders, whose o7-o15
+    /// picasso rejects).
+    pub max_output: u8,
+}
+
+/// A source operand: negation, register (or name), swizzle.
+struct Src<'a> {
+    neg: bool,
+    reg: Reg<'a>,
+    swz: Swizzle,
+}
+
+impl fmt::Display for Src<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.neg {
+            f.write_str("-")?;
+        }
+        write!(f, "{}{}", self.reg, Swz(self.swz))
+    }
+}
+
+fn source(reg: SrcReg, desc: OperandDescriptor, n: usize, idx: AddrIndex, names: &RegNames) -> Src<'_> {
+    let (file, index) = match reg {
+        SrcReg::Input(i) => ('v', i),
+        SrcReg::Temp(i) => ('r', i),
+        SrcReg::Const(i) => ('c', i),
+    };
+    Src { neg: desc.negate(n), reg: names.reg(file, index, idx.name()), swz: desc.swizzle(n) }
 }
 
 /// `cmp.x`, `!cmp.y && cmp.x`, ...: picasso starts from REFX = REFY = 1 and clears a reference
@@ -83,8 +192,9 @@ fn is_input(reg: SrcReg) -> Option<u8> {
 
 /// picasso rejects two different input registers in one instruction (hardware erratum).
 fn check_inputs(regs: &[SrcReg]) -> Result<(), Problem> {
-    let inputs: Vec<u8> = regs.iter().filter_map(|&r| is_input(r)).collect();
-    if inputs.windows(2).any(|w| w[0] != w[1]) || (inputs.len() == 3 && inputs[0] != inputs[2]) {
+    let mut inputs = regs.iter().filter_map(|&r| is_input(r));
+    let first = inputs.next();
+    if inputs.any(|i| Some(i) != first) {
         return Err("reads two different input registers, which picasso rejects".into());
     }
     Ok(())
@@ -122,15 +232,8 @@ fn label_target(targets: &dyn Targets, dst: u16) -> Result<&str, Problem> {
 ///
 /// IFU, IFC and LOOP print only their head (`ifc cmp.x`, `for i0`): their targets are the block
 /// structure, which the caller checks and prints.
-///
-/// `max_output` is the first output register the file may not name (7 in geometry shaders,
-/// whose o7-o15 picasso rejects).
-pub(crate) fn instruction_text(
-    ins: &Instruction,
-    descs: &[[u32; 2]],
-    targets: &dyn Targets,
-    max_output: u8,
-) -> Result<String, Problem> {
+pub(crate) fn instruction_text(ins: &Instruction, cx: &Context) -> Result<String, Problem> {
+    let (descs, targets, names, max_output) = (cx.descs, cx.targets, cx.names, cx.max_output);
     let Some(mnemonic) = ins.opcode.mnemonic() else {
         return Err(format!("unknown opcode {:#04x}", ins.opcode.first_bits6()));
     };
@@ -149,9 +252,9 @@ pub(crate) fn instruction_text(
             check_inputs(&[src1, src2])?;
             Ok(format!(
                 "{mnemonic} {dst}{}, {}, {}",
-                mask_suffix(d.dest_mask())?,
-                source(src1, d, 1, idx),
-                source(src2, d, 2, AddrIndex::None)
+                mask(d.dest_mask())?,
+                source(src1, d, 1, idx, names),
+                source(src2, d, 2, AddrIndex::None, names)
             ))
         }
         (Some(Format::F1i), Operands::Arith { dst, src1, src2, idx, desc }) => {
@@ -164,9 +267,9 @@ pub(crate) fn instruction_text(
             Ok(format!(
                 "{} {dst}{}, {}, {}",
                 base_mnemonic(ins.opcode),
-                mask_suffix(d.dest_mask())?,
-                source(src1, d, 1, AddrIndex::None),
-                source(src2, d, 2, idx)
+                mask(d.dest_mask())?,
+                source(src1, d, 1, AddrIndex::None, names),
+                source(src2, d, 2, idx, names)
             ))
         }
         (Some(Format::F1u), Operands::Arith { dst, src1, src2, idx, desc }) => {
@@ -184,18 +287,18 @@ pub(crate) fn instruction_text(
                     12 => "a0.xy",
                     m => return Err(format!("mova with mask {m:#x} (only x and y exist)")),
                 };
-                return Ok(format!("mova {target}, {}", source(src1, d, 1, idx)));
+                return Ok(format!("mova {target}, {}", source(src1, d, 1, idx, names)));
             }
-            Ok(format!("{mnemonic} {dst}{}, {}", mask_suffix(d.dest_mask())?, source(src1, d, 1, idx)))
+            Ok(format!("{mnemonic} {dst}{}, {}", mask(d.dest_mask())?, source(src1, d, 1, idx, names)))
         }
         (Some(Format::F1c), Operands::Cmp { src1, src2, idx, cmp_x, cmp_y, desc }) => {
             let d = descriptor(descs, desc)?;
             Ok(format!(
                 "cmp {}, {}, {}, {}",
-                source(src1, d, 1, idx),
+                source(src1, d, 1, idx, names),
                 cmp_name(cmp_x)?,
                 cmp_name(cmp_y)?,
-                source(src2, d, 2, AddrIndex::None)
+                source(src2, d, 2, AddrIndex::None, names)
             ))
         }
         (Some(Format::F5 | Format::F5i), Operands::Mad { dst, src1, src2, src3, idx, desc }) => {
@@ -210,10 +313,10 @@ pub(crate) fn instruction_text(
             let (i2, i3) = if inverted { (AddrIndex::None, idx) } else { (idx, AddrIndex::None) };
             Ok(format!(
                 "mad {dst}{}, {}, {}, {}",
-                mask_suffix(d.dest_mask())?,
-                source(src1, d, 1, AddrIndex::None),
-                source(src2, d, 2, i2),
-                source(src3, d, 3, i3)
+                mask(d.dest_mask())?,
+                source(src1, d, 1, AddrIndex::None, names),
+                source(src2, d, 2, i2, names),
+                source(src3, d, 3, i3, names)
             ))
         }
         (Some(Format::F0), Operands::None) => Ok(mnemonic.to_string()),
@@ -231,14 +334,14 @@ pub(crate) fn instruction_text(
             _ => Err(format!("{mnemonic}: unexpected operands")),
         },
         (Some(Format::F3), Operands::Uniform { dst, num, id }) => match ins.opcode {
-            Opcode::Callu => Ok(format!("callu b{id}, {}", proc_target(targets, dst, num)?)),
-            Opcode::Ifu => Ok(format!("ifu b{id}")),
+            Opcode::Callu => Ok(format!("callu {}, {}", names.reg('b', id, None), proc_target(targets, dst, num)?)),
+            Opcode::Ifu => Ok(format!("ifu {}", names.reg('b', id, None))),
             Opcode::Jmpu if num <= 1 => {
                 let not = if num == 1 { "!" } else { "" };
-                Ok(format!("jmpu {not}b{id}, {}", label_target(targets, dst)?))
+                Ok(format!("jmpu {not}{}, {}", names.reg('b', id, None), label_target(targets, dst)?))
             }
             Opcode::Jmpu => Err(format!("jmpu with count {num} (picasso writes 0 or 1)")),
-            Opcode::Loop if id <= 3 && num == 0 => Ok(format!("for i{id}")),
+            Opcode::Loop if id <= 3 && num == 0 => Ok(format!("for {}", names.reg('i', id, None))),
             Opcode::Loop if id > 3 => Err(format!("loop on integer uniform i{id} (only i0-i3 exist)")),
             Opcode::Loop => Err(format!("loop with count {num} (picasso writes 0)")),
             _ => Err(format!("{mnemonic}: unexpected operands")),
@@ -268,6 +371,10 @@ pub(crate) fn raw_comment(word: u32, problem: &str) -> String {
 mod tests {
     use super::*;
 
+    fn cx<'a>(descs: &'a [[u32; 2]], names: &'a RegNames) -> Context<'a> {
+        Context { descs, targets: &NoTargets, names, max_output: 16 }
+    }
+
     struct NoTargets;
     impl Targets for NoTargets {
         fn proc_name(&self, _: u32, _: u32) -> Option<&str> {
@@ -276,6 +383,17 @@ mod tests {
         fn label_name(&self, _: u32) -> Option<&str> {
             None
         }
+    }
+
+    #[test]
+    fn names_cover_arrays_and_indexing() {
+        let mut n = RegNames::default();
+        n.declare('c', 4, 4, "mtx");
+        n.declare('c', 95, 1, "k");
+        assert_eq!(n.text('c', 4, None), "mtx[0]");
+        assert_eq!(n.text('c', 6, Some("a0.x")), "mtx[a0.x+2]");
+        assert_eq!(n.text('c', 95, Some("aL")), "k[aL]");
+        assert_eq!(n.text('c', 3, Some("a0.y")), "c3[a0.y]");
     }
 
     #[test]
@@ -300,19 +418,20 @@ mod tests {
     fn prints_arithmetic_with_descriptor() {
         // mad r0.xy, v0, c1.x, r2 with descriptor 0
         let desc = OperandDescriptor::new(0b1100, &[(false, Swizzle::IDENTITY), (false, Swizzle(0)), (true, Swizzle::IDENTITY)]);
-        let word = 0x38u32 << 26 | 0x10 << 24 | 0x00 << 17 | 0x21 << 10 | 0x12 << 5;
-        let text = instruction_text(&Instruction::decode(word), &[[desc.0, 0]], &NoTargets, 16).unwrap();
+        // src1 = v0 (bits 17-21 zero)
+        let word = 0x38u32 << 26 | 0x10 << 24 | 0x21 << 10 | 0x12 << 5;
+        let text = instruction_text(&Instruction::decode(word), &cx(&[[desc.0, 0]], &RegNames::default())).unwrap();
         assert_eq!(text, "mad r0.xy, v0, c1.x, -r2");
     }
 
     #[test]
     fn refuses_what_picasso_cannot_write() {
         let unknown = Instruction::decode(0x10 << 26);
-        assert!(instruction_text(&unknown, &[], &NoTargets, 16).unwrap_err().contains("unknown opcode"));
+        assert!(instruction_text(&unknown, &cx(&[], &RegNames::default())).unwrap_err().contains("unknown opcode"));
         // add r0, v0, v1: two different inputs
         let word = 0x10 << 21 | 0x01 << 7;
-        assert!(instruction_text(&Instruction::decode(word), &[[0x1B_F, 0]], &NoTargets, 16).is_err());
+        assert!(instruction_text(&Instruction::decode(word), &cx(&[[0x01BF, 0]], &RegNames::default())).is_err());
         // descriptor past the table
-        assert!(instruction_text(&Instruction::decode(0x10 << 21 | 5), &[], &NoTargets, 16).is_err());
+        assert!(instruction_text(&Instruction::decode(0x10 << 21 | 5), &cx(&[], &RegNames::default())).is_err());
     }
 }

@@ -27,7 +27,7 @@ mod structure;
 use std::fmt::{self, Write};
 
 use crate::isa::{Instruction, Opcode};
-use crate::shbin::{Shbin, ShaderType};
+use crate::shbin::{Dvle, Dvlp, Dvoj, ShaderType, Shbin};
 use structure::Open;
 
 /// Where a [`Warning`] applies.
@@ -45,7 +45,9 @@ pub enum Location {
 /// assemble back to the same bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Warning {
+    /// Where the problem is.
     pub location: Location,
+    /// What picasso could not write, in words.
     pub message: String,
 }
 
@@ -62,9 +64,14 @@ impl fmt::Display for Warning {
 /// Why [`disassemble`] refused a file.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DisasmError {
-    /// The text would not assemble back to the same bytes; `first` is the first reason.
+    /// The text would not assemble back to the same bytes.
     #[error("not reproducible in picasso syntax: {first} ({count} problem(s) in all)")]
-    NotReproducible { first: Warning, count: usize },
+    NotReproducible {
+        /// The first reason.
+        first: Warning,
+        /// How many reasons there are.
+        count: usize,
+    },
 }
 
 /// Text and the list of what it cannot reproduce.
@@ -75,6 +82,49 @@ pub struct Disassembly {
     pub text: String,
     /// Empty when the text assembles back to the same bytes.
     pub warnings: Vec<Warning>,
+}
+
+/// Printing choices.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Print raw registers (`c4`) in the code instead of the declared names (`projection[0]`).
+    pub raw_registers: bool,
+}
+
+/// The line prefix that starts each file after the first in a disassembly of several DVLEs.
+pub const FILE_MARKER: &str = "; ---- next file";
+
+/// The source files of a printed disassembly, split at its [`FILE_MARKER`] lines (picasso makes
+/// one DVLE per input file, so a SHBIN of N executables prints as N files).
+///
+/// ```
+/// let files = pica::disasm::split_files("a\n; ---- next file: DVLE 1 ----\nb\n");
+/// assert_eq!(files, vec!["a\n".to_string(), "; ---- next file: DVLE 1 ----\nb\n".to_string()]);
+/// ```
+pub fn split_files(text: &str) -> Vec<String> {
+    let mut files = vec![String::new()];
+    for line in text.lines() {
+        if line.starts_with(FILE_MARKER) {
+            files.push(String::new());
+        }
+        let file = files.last_mut().expect("at least one file");
+        file.push_str(line);
+        file.push('\n');
+    }
+    files
+}
+
+/// Assembles a printed disassembly, all its files in order (named `dvle0.pica`, `dvle1.pica`, ...),
+/// with the picasso-compatible assembler and default options.
+///
+/// # Errors
+/// The assembler's first error.
+pub fn reassemble(text: &str) -> Result<crate::asm::Assembly, crate::asm::AsmError> {
+    let files = split_files(text);
+    let names: Vec<String> = (0..files.len()).map(|i| format!("dvle{i}.pica")).collect();
+    let sources: Vec<crate::asm::Source> =
+        files.iter().zip(&names).map(|(text, name)| crate::asm::Source { name, text }).collect();
+    crate::asm::assemble(&sources, &crate::asm::Options::default())
 }
 
 /// picasso syntax for `shbin` that assembles back to identical bytes.
@@ -94,6 +144,11 @@ pub fn disassemble(shbin: &Shbin) -> Result<String, DisasmError> {
 /// picasso syntax for `shbin`, as close as picasso syntax allows: what it cannot express is
 /// listed in [`Disassembly::warnings`] and printed as comments (raw words for instructions).
 pub fn disassemble_lossy(shbin: &Shbin) -> Disassembly {
+    disassemble_with(shbin, &Options::default())
+}
+
+/// [`disassemble_lossy`] with [`Options`].
+pub fn disassemble_with(shbin: &Shbin, options: &Options) -> Disassembly {
     let code: Vec<Instruction> = shbin.program.code.iter().map(|&w| Instruction::decode(w)).collect();
     let mut warnings = Vec::new();
     check_program(shbin, &code, &mut warnings);
@@ -102,15 +157,23 @@ pub fn disassemble_lossy(shbin: &Shbin) -> Disassembly {
     // picasso gives the DVLE of the file holding a SETEMIT the geometry type, so the code goes
     // with the first geometry shader when there is one.
     let code_file = shbin.executables.iter().position(|d| d.shader_type == ShaderType::Geometry).unwrap_or(0);
+    let code_in_vertex_file = !matches!(shbin.executables.get(code_file), Some(d) if d.shader_type == ShaderType::Geometry);
+    if let Some(pc) = code.iter().position(|i| i.opcode == Opcode::Setemit).filter(|_| code_in_vertex_file) {
+        warnings.push(Warning {
+            location: Location::Instruction(pc as u32),
+            message: "SETEMIT without a geometry shader DVLE (picasso would make the file's DVLE one)".into(),
+        });
+    }
     let mut text = String::from("; picasso source printed by shaderport pica disasm\n");
     let mut shared = directives::Shared::default();
     if shbin.executables.is_empty() {
         warnings.push(Warning { location: Location::Program, message: "no DVLE (picasso writes at least one)".into() });
-        text.push_str(&code_text(shbin, &code, &layout, 16, &mut warnings));
+        let names = instr::RegNames::default();
+        text.push_str(&code_text(shbin, &code, &layout, &names, 16, &mut warnings));
     }
     for (i, dvle) in shbin.executables.iter().enumerate() {
         if i > 0 {
-            let _ = writeln!(text, "\n; ---- next file: DVLE {i} ----");
+            let _ = writeln!(text, "\n{FILE_MARKER}: DVLE {i} ----");
         }
         let kind = match dvle.shader_type {
             ShaderType::Vertex => "vertex shader".to_string(),
@@ -119,11 +182,14 @@ pub fn disassemble_lossy(shbin: &Shbin) -> Disassembly {
         };
         let _ = writeln!(text, "; DVLE {i}: {kind}, entry {}..{}\n", dvle.main, dvle.endmain);
         let mut warn = |message| warnings.push(Warning { location: Location::Dvle(i), message });
-        directives::print_dvle(dvle, &layout.entries[i], &mut shared, &mut text, &mut warn);
+        let mut names = directives::print_dvle(dvle, &layout.entries[i], i == code_file, &mut shared, &mut text, &mut warn);
+        if options.raw_registers {
+            names = instr::RegNames::default();
+        }
         if i == code_file {
             text.push('\n');
             let max_output = if dvle.shader_type == ShaderType::Geometry { 7 } else { 16 };
-            text.push_str(&code_text(shbin, &code, &layout, max_output, &mut warnings));
+            text.push_str(&code_text(shbin, &code, &layout, &names, max_output, &mut warnings));
         }
     }
     if !warnings.is_empty() {
@@ -134,6 +200,36 @@ pub fn disassemble_lossy(shbin: &Shbin) -> Disassembly {
         text.insert_str(0, &head);
     }
     Disassembly { text, warnings }
+}
+
+/// A DVOJ object (an unlinked shader, specs/pica200-shbin.md "DVOJ") printed as the one-DVLE
+/// SHBIN it would make: its code and descriptors as the program, its tables as the DVLE, its
+/// entry point the first instruction and the whole code its `main`. The warnings say what of the
+/// object picasso could not write (its line-number blocks are not printed at all).
+pub fn disassemble_dvoj(dvoj: &Dvoj, options: &Options) -> Disassembly {
+    let program = Dvlp {
+        code: dvoj.code.clone(),
+        descriptors: dvoj.descriptors.clone(),
+        unknown_18: (0x28 + 4 * dvoj.code.len() + 8 * dvoj.descriptors.len()) as u32,
+        ..Dvlp::default()
+    };
+    let dvle = Dvle {
+        shader_type: dvoj.shader_type,
+        merge_outmaps: dvoj.merge_outmaps,
+        main: 0,
+        endmain: dvoj.code.len() as u32,
+        input_mask: dvoj.input_mask,
+        output_mask: dvoj.output_mask,
+        constants: dvoj.constants.clone(),
+        labels: dvoj.labels.clone(),
+        outputs: dvoj.outputs.clone(),
+        uniforms: dvoj.uniforms.clone(),
+        symbols: dvoj.symbols.clone(),
+        ..Dvle::default()
+    };
+    let mut d = disassemble_with(&Shbin { program, executables: vec![dvle] }, options);
+    d.text.insert_str(0, "; a DVOJ object, printed as the SHBIN with one DVLE that it makes\n");
+    d
 }
 
 /// Header fields and tables of the DVLP that picasso writes in one way only.
@@ -164,11 +260,13 @@ fn code_text(
     shbin: &Shbin,
     code: &[Instruction],
     layout: &structure::Layout,
+    names: &instr::RegNames,
     max_output: u8,
     warnings: &mut Vec<Warning>,
 ) -> String {
+    let cx = instr::Context { descs: &shbin.program.descriptors, targets: layout, names, max_output };
     let mut local = Vec::new();
-    match structured(shbin, code, layout, max_output, &mut local) {
+    match structured(shbin, code, layout, &cx, &mut local) {
         Ok(text) => {
             warnings.extend(local);
             text
@@ -178,7 +276,7 @@ fn code_text(
                 location: Location::Instruction(pc),
                 message: format!("control flow picasso blocks cannot express: {reason}; printed flat"),
             });
-            flat(shbin, code, layout, max_output, warnings)
+            flat(shbin, code, &cx, warnings)
         }
     }
 }
@@ -201,11 +299,10 @@ fn structured(
     shbin: &Shbin,
     code: &[Instruction],
     layout: &structure::Layout,
-    max_output: u8,
+    cx: &instr::Context,
     warnings: &mut Vec<Warning>,
 ) -> Result<String, (u32, String)> {
     let len = code.len() as u32;
-    let descs = &shbin.program.descriptors;
     for p in &layout.procs {
         if p.end <= p.start || p.end > len {
             return Err((p.start, format!("procedure {} covers {}..{} of {len} instructions", p.name, p.start, p.end)));
@@ -284,7 +381,7 @@ fn structured(
         }
         let ins = &code[pc as usize];
         indent(&mut out, stack.len());
-        match instr::instruction_text(ins, descs, layout, max_output) {
+        match instr::instruction_text(ins, cx) {
             Ok(line) => out.push_str(&line),
             Err(problem) => {
                 out.push_str(&instr::raw_comment(shbin.program.code[pc as usize], &problem));
@@ -314,13 +411,7 @@ fn structured(
 
 /// A flat listing for control flow picasso's blocks cannot express: flow instructions become
 /// comments with their targets, every target gets a label.
-fn flat(
-    shbin: &Shbin,
-    code: &[Instruction],
-    layout: &structure::Layout,
-    max_output: u8,
-    warnings: &mut Vec<Warning>,
-) -> String {
+fn flat(shbin: &Shbin, code: &[Instruction], cx: &instr::Context, warnings: &mut Vec<Warning>) -> String {
     use crate::isa::Operands;
     let mut out = String::from(".proc main\n");
     let targets: std::collections::BTreeSet<u32> = code
@@ -338,11 +429,11 @@ fn flat(
         let word = shbin.program.code[pc as usize];
         let line = match ins.operands {
             Operands::Flow { dst, num, .. } | Operands::Uniform { dst, num, .. } => {
-                let head = instr::instruction_text(ins, &shbin.program.descriptors, layout, max_output)
+                let head = instr::instruction_text(ins, cx)
                     .unwrap_or_else(|_| ins.opcode.mnemonic().unwrap_or("?").to_string());
                 format!("; {head} (target {dst}, count {num}, raw {word:#010x})")
             }
-            _ => match instr::instruction_text(ins, &shbin.program.descriptors, layout, max_output) {
+            _ => match instr::instruction_text(ins, cx) {
                 Ok(line) => line,
                 Err(problem) => {
                     warnings.push(Warning { location: Location::Instruction(pc), message: problem.clone() });

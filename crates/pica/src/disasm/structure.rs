@@ -8,7 +8,7 @@
 //! block, procedure included, must nest inside the region (then-part, else-part, body) that
 //! encloses it. Anything else is reported and the program is printed flat.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::instr::Targets;
 use crate::isa::{Instruction, Opcode, Operands};
@@ -65,6 +65,8 @@ pub(crate) fn jump_target(ins: &Instruction) -> Option<u32> {
 pub(crate) fn layout(code: &[Instruction], dvles: &[Dvle]) -> Layout {
     let mut out = Layout::default();
     let mut keys: Vec<(u32, u32)> = Vec::new();
+    // Membership of `keys`, so a program full of calls stays linear.
+    let mut seen: HashSet<(u32, u32)> = HashSet::new();
     for (i, d) in dvles.iter().enumerate() {
         let key = (d.main, d.endmain.saturating_sub(d.main));
         let name = match out.names.get(&key) {
@@ -73,6 +75,7 @@ pub(crate) fn layout(code: &[Instruction], dvles: &[Dvle]) -> Layout {
                 let n = if i == 0 { "main".to_string() } else { format!("main{i}") };
                 out.names.insert(key, n.clone());
                 keys.push(key);
+                seen.insert(key);
                 n
             }
         };
@@ -80,7 +83,7 @@ pub(crate) fn layout(code: &[Instruction], dvles: &[Dvle]) -> Layout {
     }
     let calls: Vec<(u32, u32)> = code.iter().filter_map(call_target).collect();
     for &key in &calls {
-        if !out.names.contains_key(&key) && !keys.contains(&key) {
+        if seen.insert(key) {
             keys.push(key);
         }
     }
@@ -89,10 +92,13 @@ pub(crate) fn layout(code: &[Instruction], dvles: &[Dvle]) -> Layout {
         *per_start.entry(k.0).or_default() += 1;
     }
     for &key in &keys {
-        if !out.names.contains_key(&key) {
-            let name = if per_start[&key.0] > 1 { format!("proc_{}_{}", key.0, key.1) } else { format!("proc_{}", key.0) };
-            out.names.insert(key, name);
-        }
+        out.names.entry(key).or_insert_with(|| {
+            if per_start[&key.0] > 1 {
+                format!("proc_{}_{}", key.0, key.1)
+            } else {
+                format!("proc_{}", key.0)
+            }
+        });
     }
     out.procs = keys
         .iter()

@@ -7,11 +7,18 @@ use super::geometry::{Emitter, Primitive};
 use super::program::{Alu, Invalid, Op, Program, Src, OUTPUT_BASE};
 use crate::isa::{AddrIndex, CmpOp, Condition};
 
-/// A four-component register value; each component an f32 holding a float24 value.
+/// A four-component register value; each component an f32 holding a float24 value. Values given
+/// to the interpreter (inputs, uniforms) should be float24 values (`F24::to_f32`,
+/// `f24ops::from_f64_nearest`): arithmetic rounds whatever it gets, but MOV and the comparisons
+/// pass other f32 values through as they are.
 pub type Vec4 = [f32; 4];
 
 /// The default step budget: instructions per invocation before the run is stopped as runaway.
 pub const DEFAULT_STEP_LIMIT: u64 = 1_000_000;
+
+/// Emitted primitives an interpreter holds before [`Interpreter::take_primitives`]: a runaway
+/// geometry shader that emits in a loop stops here instead of filling memory (768 bytes each).
+pub const MAX_PRIMITIVES: usize = 1 << 16;
 
 /// Which unit runs the program: EMIT and SETEMIT only exist in geometry shaders.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -36,6 +43,8 @@ pub enum RunError {
     MissingDescriptor { pc: u32, desc: u8 },
     #[error("instruction {pc}: {what} in a vertex shader (geometry shaders only)")]
     GeometryOnly { pc: u32, what: &'static str },
+    #[error("instruction {pc}: more than {MAX_PRIMITIVES} primitives emitted and not taken")]
+    TooManyPrimitives { pc: u32 },
 }
 
 /// The values a program reads but never writes: c0-c95, i0-i3 and b0-b15.
@@ -54,7 +63,10 @@ impl Default for Uniforms {
 }
 
 const ONES: Vec4 = [1.0; 4];
-const FILE: usize = OUTPUT_BASE as usize + 16;
+/// 256 entries so that any `u8` register index is in bounds (no bounds checks in the hot loop);
+/// only 0x00-0x8F are used.
+const FILE: usize = 256;
+const OUT: std::ops::Range<usize> = OUTPUT_BASE as usize..OUTPUT_BASE as usize + 16;
 
 /// An interpreter for one program. Uniforms persist between invocations; inputs, temporaries,
 /// outputs, address registers, cmp flags and the stacks start afresh (all zero) each time.
@@ -153,21 +165,26 @@ impl<'p> Interpreter<'p> {
     pub fn run(&mut self, entry: u32, inputs: &[Vec4; 16]) -> Result<[Vec4; 16], RunError> {
         self.regs[..16].copy_from_slice(inputs);
         self.regs[0x10..0x20].fill([0.0; 4]);
-        self.regs[OUTPUT_BASE as usize..].fill([0.0; 4]);
+        self.regs[OUT].fill([0.0; 4]);
         self.a0 = [0; 2];
         self.al = 0;
         self.cmp = [false; 2];
         self.stacks.clear();
         let result = self.execute(entry);
         let mut out = [[0.0; 4]; 16];
-        out.copy_from_slice(&self.regs[OUTPUT_BASE as usize..]);
+        out.copy_from_slice(&self.regs[OUT]);
         result.map(|()| out)
     }
 
     #[inline(always)]
     fn read(&self, s: &Src) -> Vec4 {
         let v = if s.rel == AddrIndex::None { &self.regs[s.reg as usize] } else { self.relative(s) };
-        let r = [v[s.swz[0] as usize], v[s.swz[1] as usize], v[s.swz[2] as usize], v[s.swz[3] as usize]];
+        let r = [
+            v[(s.swz[0] & 3) as usize],
+            v[(s.swz[1] & 3) as usize],
+            v[(s.swz[2] & 3) as usize],
+            v[(s.swz[3] & 3) as usize],
+        ];
         if s.neg {
             r.map(|x| -x)
         } else {
@@ -300,8 +317,11 @@ impl<'p> Interpreter<'p> {
                     if self.kind != ShaderKind::Geometry {
                         break Err(RunError::GeometryOnly { pc, what: "EMIT" });
                     }
+                    if self.emitter.primitives.len() >= MAX_PRIMITIVES {
+                        break Err(RunError::TooManyPrimitives { pc });
+                    }
                     let mut out = [[0.0; 4]; 16];
-                    out.copy_from_slice(&self.regs[OUTPUT_BASE as usize..]);
+                    out.copy_from_slice(&self.regs[OUT]);
                     self.emitter.emit(out);
                 }
                 Op::SetEmit { vertex, winding, primitive } => {
@@ -311,9 +331,7 @@ impl<'p> Interpreter<'p> {
                     self.emitter.set(vertex, winding, primitive);
                 }
                 Op::Invalid(Invalid::UnknownOpcode(opcode)) => break Err(RunError::UnknownOpcode { pc, opcode }),
-                Op::Invalid(Invalid::MissingDescriptor(desc)) => {
-                    break Err(RunError::MissingDescriptor { pc, desc })
-                }
+                Op::Invalid(Invalid::MissingDescriptor(desc)) => break Err(RunError::MissingDescriptor { pc, desc }),
             }
             let next = pc + 1;
             pc = if self.stacks.is_empty() {
@@ -397,12 +415,7 @@ impl<'p> Interpreter<'p> {
             Alu::Litp => {
                 // cmp.x / cmp.y from src.x >= 0 and src.w >= 0 (ISA page, LITP).
                 self.cmp = [a[0] >= 0.0, a[3] >= 0.0];
-                [
-                    f::max(a[0], 0.0),
-                    f::max(f::min(a[1], f::LITP_CLAMP), -f::LITP_CLAMP),
-                    0.0,
-                    f::max(a[3], 0.0),
-                ]
+                [f::max(a[0], 0.0), f::max(f::min(a[1], f::LITP_CLAMP), -f::LITP_CLAMP), 0.0, f::max(a[3], 0.0)]
             }
         }
     }

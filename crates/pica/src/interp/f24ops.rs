@@ -24,7 +24,7 @@ pub const OVERFLOW: f32 = f32::from_bits((127 + 64) << 23);
 /// The NaN every arithmetic instruction returns (float24 0x7F8000).
 pub const NAN: f32 = f32::from_bits(0x7FC0_0000);
 /// The clamp of LITP's y component: 127.99609375 = 128 - 2^-8 (the ISA page's "127.9961").
-pub const LITP_CLAMP: f32 = 127.996_093_75;
+pub const LITP_CLAMP: f32 = 128.0 - 1.0 / 256.0;
 
 /// Flushes an arithmetic input: subnormals and -0 become +0; everything else is kept.
 #[inline(always)]
@@ -107,7 +107,13 @@ fn two_prod_err(a: f32, b: f32, p: f32) -> f32 {
 /// ADD: `a + b`, rounded once.
 #[inline(always)]
 pub fn add(a: f32, b: f32) -> f32 {
-    let (a, b) = (flush(a), flush(b));
+    add_rounded(flush(a), flush(b))
+}
+
+/// ADD of two values that are already results of arithmetic (normal or +0, so flushing them
+/// would change nothing): the dot products' partial sums.
+#[inline(always)]
+fn add_rounded(a: f32, b: f32) -> f32 {
     let s = a + b;
     round(s, || two_sum_err(a, b, s))
 }
@@ -126,25 +132,25 @@ pub fn mul(a: f32, b: f32) -> f32 {
 /// MAD / MADI: `a * b + c` with the product rounded first (not fused).
 #[inline(always)]
 pub fn mad(a: f32, b: f32, c: f32) -> f32 {
-    add(mul(a, b), c)
+    add_rounded(mul(a, b), flush(c))
 }
 
 /// DP3: products rounded, summed left to right, each sum rounded.
 #[inline(always)]
 pub fn dp3(a: [f32; 4], b: [f32; 4]) -> f32 {
-    add(add(mul(a[0], b[0]), mul(a[1], b[1])), mul(a[2], b[2]))
+    add_rounded(add_rounded(mul(a[0], b[0]), mul(a[1], b[1])), mul(a[2], b[2]))
 }
 
 /// DP4: as [`dp3`] with the w product added last.
 #[inline(always)]
 pub fn dp4(a: [f32; 4], b: [f32; 4]) -> f32 {
-    add(dp3(a, b), mul(a[3], b[3]))
+    add_rounded(dp3(a, b), mul(a[3], b[3]))
 }
 
 /// DPH: DP4 with `a.w` replaced by 1.0 (the w product is `mul(1, b.w)`, which flushes it).
 #[inline(always)]
 pub fn dph(a: [f32; 4], b: [f32; 4]) -> f32 {
-    add(dp3(a, b), mul(1.0, b[3]))
+    add_rounded(dp3(a, b), mul(1.0, b[3]))
 }
 
 /// The f32 `2^e` for `e` in -126..=127.
@@ -242,18 +248,14 @@ pub fn rsq(a: f32) -> f32 {
     finish(r as f32 * pow2(scale))
 }
 
+// The low coefficients are close to ln 2 and log2(e) because they approximate them, as fitted.
+#[allow(clippy::approx_constant)]
 /// Coefficients of `2^f` on [-1/2, 1/2] (degree 6, Chebyshev interpolation; relative error of the
 /// polynomial 2.6e-9, below f32's own rounding).
-const EX2_POLY: [f32; 7] = [
-    1.0,
-    0.693_147_2,
-    0.240_226_5,
-    0.055_503_27,
-    0.009_618_057,
-    0.001_340_042_8,
-    0.000_154_614_45,
-];
+const EX2_POLY: [f32; 7] =
+    [1.0, 0.693_147_2, 0.240_226_5, 0.055_503_27, 0.009_618_057, 0.001_340_042_8, 0.000_154_614_45];
 
+#[allow(clippy::approx_constant)]
 /// Coefficients of `log2(1+t) / t` on [sqrt(1/2)-1, sqrt(2)-1] (degree 10, Chebyshev
 /// interpolation; relative error 7.4e-10).
 const LG2_POLY: [f32; 11] = [

@@ -47,10 +47,8 @@ impl Emitter {
     pub fn emit(&mut self, outputs: [Vec4; 16]) {
         self.buffer[self.vertex as usize] = outputs;
         if self.primitive {
-            self.primitives.push(Primitive {
-                vertices: [self.buffer[0], self.buffer[1], self.buffer[2]],
-                inverted: self.winding,
-            });
+            self.primitives
+                .push(Primitive { vertices: [self.buffer[0], self.buffer[1], self.buffer[2]], inverted: self.winding });
         }
     }
 }
@@ -120,6 +118,7 @@ pub fn run_geometry(
             if per == 0 {
                 return Err(GeometryError::NoVertices);
             }
+            #[allow(clippy::manual_is_multiple_of)] // is_multiple_of needs Rust 1.87; MSRV is 1.80
             if vertices.len() % per != 0 {
                 return Err(GeometryError::Incomplete { per, left: vertices.len() % per });
             }

@@ -18,7 +18,7 @@ mod geometry;
 mod program;
 mod shader;
 
-pub use exec::{Interpreter, RunError, ShaderKind, Uniforms, Vec4, DEFAULT_STEP_LIMIT};
+pub use exec::{Interpreter, RunError, ShaderKind, Uniforms, Vec4, DEFAULT_STEP_LIMIT, MAX_PRIMITIVES};
 pub use geometry::{run_geometry, GeometryError, GeometryMode, Primitive};
-pub use shader::{LoadError, OutputSemantic, Shader};
 pub use program::{Invalid, Program, ProgramError, MAX_CODE_WORDS, MAX_DESCRIPTORS};
+pub use shader::{LoadError, OutputSemantic, Shader};

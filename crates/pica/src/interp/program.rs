@@ -77,25 +77,80 @@ pub(crate) enum Alu {
 /// A decoded instruction, ready to execute.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Op {
-    Alu { op: Alu, dst: u8, mask: u8, s1: Src, s2: Src },
-    Mad { dst: u8, mask: u8, s1: Src, s2: Src, s3: Src },
-    Mova { mask: u8, s1: Src },
-    Cmp { s1: Src, s2: Src, x: CmpOp, y: CmpOp },
+    Alu {
+        op: Alu,
+        dst: u8,
+        mask: u8,
+        s1: Src,
+        s2: Src,
+    },
+    Mad {
+        dst: u8,
+        mask: u8,
+        s1: Src,
+        s2: Src,
+        s3: Src,
+    },
+    Mova {
+        mask: u8,
+        s1: Src,
+    },
+    Cmp {
+        s1: Src,
+        s2: Src,
+        x: CmpOp,
+        y: CmpOp,
+    },
     Nop,
     End,
     Break,
-    BreakC { cond: Condition },
-    Call { dst: u16, num: u8 },
-    CallC { dst: u16, num: u8, cond: Condition },
-    CallU { dst: u16, num: u8, b: u8 },
-    IfC { dst: u16, num: u8, cond: Condition },
-    IfU { dst: u16, num: u8, b: u8 },
-    JmpC { dst: u16, cond: Condition },
+    BreakC {
+        cond: Condition,
+    },
+    Call {
+        dst: u16,
+        num: u8,
+    },
+    CallC {
+        dst: u16,
+        num: u8,
+        cond: Condition,
+    },
+    CallU {
+        dst: u16,
+        num: u8,
+        b: u8,
+    },
+    IfC {
+        dst: u16,
+        num: u8,
+        cond: Condition,
+    },
+    IfU {
+        dst: u16,
+        num: u8,
+        b: u8,
+    },
+    JmpC {
+        dst: u16,
+        cond: Condition,
+    },
     /// JMPU; `invert` is NUM bit 0 (jump when the boolean is false).
-    JmpU { dst: u16, b: u8, invert: bool },
-    Loop { dst: u16, i: u8 },
+    JmpU {
+        dst: u16,
+        b: u8,
+        invert: bool,
+    },
+    Loop {
+        dst: u16,
+        i: u8,
+    },
     Emit,
-    SetEmit { vertex: u8, winding: bool, primitive: bool },
+    SetEmit {
+        vertex: u8,
+        winding: bool,
+        primitive: bool,
+    },
     /// An instruction that cannot run: an unassigned opcode or a descriptor past the table.
     Invalid(Invalid),
 }

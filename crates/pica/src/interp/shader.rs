@@ -5,7 +5,7 @@
 use super::exec::{Interpreter, ShaderKind, Uniforms, Vec4};
 use super::geometry::GeometryMode;
 use super::program::{Program, ProgramError};
-use crate::shbin::{self, Constant, Dvle, Shbin, ShaderType};
+use crate::shbin::{self, Constant, Dvle, ShaderType, Shbin};
 
 /// Why an executable cannot be loaded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -58,10 +58,8 @@ impl Shader {
     /// [`LoadError`]: a missing executable, an unknown shader type or geometry mode, an entry past
     /// the program, a constant naming a register that does not exist, or a program too large.
     pub fn from_shbin(file: &Shbin, index: usize) -> Result<Shader, LoadError> {
-        let dvle = file
-            .executables
-            .get(index)
-            .ok_or(LoadError::NoSuchExecutable { index, count: file.executables.len() })?;
+        let dvle =
+            file.executables.get(index).ok_or(LoadError::NoSuchExecutable { index, count: file.executables.len() })?;
         let descriptors: Vec<u32> = file.program.descriptors.iter().map(|d| d[0]).collect();
         let program = Program::new(&file.program.code, &descriptors)?;
         Shader::from_dvle(program, dvle, index)
@@ -152,4 +150,3 @@ impl Shader {
             .collect()
     }
 }
-

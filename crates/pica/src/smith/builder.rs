@@ -43,6 +43,12 @@ impl Builder {
         }
     }
 
+    /// Replaces the descriptor table as it is (no deduplication): for instructions that already
+    /// hold indices into it.
+    pub fn set_descriptors(&mut self, table: Vec<OperandDescriptor>) {
+        self.descriptors = table;
+    }
+
     /// Appends an instruction; returns its index.
     pub fn push(&mut self, i: Instruction) -> u16 {
         self.code.push(i);
@@ -61,7 +67,15 @@ impl Builder {
 
     /// A format 1 / 1i / 1u instruction. For 1i forms (`dphi`, `dsti`, `sgei`, `slti`) `idx`
     /// applies to `src2`, otherwise to `src1`.
-    pub fn alu(&mut self, op: Opcode, dst: DstReg, src1: SrcReg, src2: SrcReg, idx: AddrIndex, d: OperandDescriptor) -> u16 {
+    pub fn alu(
+        &mut self,
+        op: Opcode,
+        dst: DstReg,
+        src1: SrcReg,
+        src2: SrcReg,
+        idx: AddrIndex,
+        d: OperandDescriptor,
+    ) -> u16 {
         let desc = self.desc(d);
         self.push(Instruction { opcode: op, operands: Operands::Arith { dst, src1, src2, idx, desc }, extra: 0 })
     }
@@ -73,15 +87,36 @@ impl Builder {
 
     /// MAD (idx on src2) or MADI (idx on src3).
     #[allow(clippy::too_many_arguments)]
-    pub fn mad(&mut self, op: Opcode, dst: DstReg, src1: SrcReg, src2: SrcReg, src3: SrcReg, idx: AddrIndex, d: OperandDescriptor) -> u16 {
+    pub fn mad(
+        &mut self,
+        op: Opcode,
+        dst: DstReg,
+        src1: SrcReg,
+        src2: SrcReg,
+        src3: SrcReg,
+        idx: AddrIndex,
+        d: OperandDescriptor,
+    ) -> u16 {
         let desc = self.desc(d);
         self.push(Instruction { opcode: op, operands: Operands::Mad { dst, src1, src2, src3, idx, desc }, extra: 0 })
     }
 
     /// CMP.
-    pub fn cmp(&mut self, src1: SrcReg, src2: SrcReg, idx: AddrIndex, cmp_x: CmpOp, cmp_y: CmpOp, d: OperandDescriptor) -> u16 {
+    pub fn cmp(
+        &mut self,
+        src1: SrcReg,
+        src2: SrcReg,
+        idx: AddrIndex,
+        cmp_x: CmpOp,
+        cmp_y: CmpOp,
+        d: OperandDescriptor,
+    ) -> u16 {
         let desc = self.desc(d);
-        self.push(Instruction { opcode: Opcode::Cmp, operands: Operands::Cmp { src1, src2, idx, cmp_x, cmp_y, desc }, extra: 0 })
+        self.push(Instruction {
+            opcode: Opcode::Cmp,
+            operands: Operands::Cmp { src1, src2, idx, cmp_x, cmp_y, desc },
+            extra: 0,
+        })
     }
 
     /// A format 2 instruction (BREAKC, CALL, CALLC, IFC, JMPC).
@@ -96,7 +131,11 @@ impl Builder {
 
     /// SETEMIT.
     pub fn setemit(&mut self, vertex: u8, winding: bool, primitive: bool) -> u16 {
-        self.push(Instruction { opcode: Opcode::Setemit, operands: Operands::SetEmit { vertex, winding, primitive }, extra: 0 })
+        self.push(Instruction {
+            opcode: Opcode::Setemit,
+            operands: Operands::SetEmit { vertex, winding, primitive },
+            extra: 0,
+        })
     }
 
     /// An instruction without operands (NOP, END, BREAK, EMIT).

@@ -3,8 +3,8 @@
 
 use pica::float24::F24;
 use pica::interp::{f24ops, Interpreter, Program, RunError, ShaderKind, Uniforms, Vec4};
-use pica::isa::{AddrIndex, CmpOp, CondOp, Condition, DstReg, OperandDescriptor, SrcReg, Swizzle};
 pub use pica::isa::Opcode;
+use pica::isa::{AddrIndex, CmpOp, CondOp, Condition, DstReg, OperandDescriptor, SrcReg, Swizzle};
 pub use pica::smith::{plain_desc, Builder};
 
 pub const NONE: AddrIndex = AddrIndex::None;

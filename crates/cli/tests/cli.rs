@@ -1,0 +1,121 @@
+//! The `shaderport` binary end to end: the command-line contracts of the issues (flags, output
+//! formats, error lines, exit codes), run on corpus files.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn shaderport(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_shaderport")).args(args).output().expect("run shaderport")
+}
+
+fn corpus(path: &str) -> String {
+    format!("{}/../../../shared/corpus/{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("shaderport-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+const SIMPLE_TRI: &str = "pica/3ds-examples/graphics/gpu/simple_tri/source/vshader.v.pica";
+const SIMPLE_TRI_GOLDEN: &str = "pica/golden/3ds-examples__graphics__gpu__simple_tri__source__vshader.v.pica";
+
+#[test]
+fn pica_asm_writes_picassos_shbin_and_header() {
+    let dir = temp_dir("asm");
+    let (shbin, header) = (dir.join("out.shbin"), dir.join("out.h"));
+    let out = shaderport(&["pica", "asm", "-o", shbin.to_str().unwrap(), "-h", header.to_str().unwrap(), &corpus(SIMPLE_TRI)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&shbin).unwrap(), std::fs::read(corpus(&format!("{SIMPLE_TRI_GOLDEN}.shbin"))).unwrap());
+    assert_eq!(std::fs::read(&header).unwrap(), std::fs::read(corpus(&format!("{SIMPLE_TRI_GOLDEN}.h"))).unwrap());
+}
+
+#[test]
+fn pica_asm_error_names_file_and_line_and_fails() {
+    let bad = corpus("pica/citro3d-rs/citro3d-macros/tests/bad-shader.pica");
+    let dir = temp_dir("bad");
+    let out = shaderport(&["pica", "asm", "-o", dir.join("x.shbin").to_str().unwrap(), &bad]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains(&format!("{bad}:7: error:")), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn pica_disasm_output_reassembles_through_the_cli() {
+    let dir = temp_dir("disasm");
+    let golden = corpus(&format!("{SIMPLE_TRI_GOLDEN}.shbin"));
+    let out = shaderport(&["pica", "disasm", &golden]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let src = dir.join("back.pica");
+    std::fs::write(&src, &out.stdout).unwrap();
+    let shbin = dir.join("back.shbin");
+    let out = shaderport(&["pica", "asm", "-o", shbin.to_str().unwrap(), src.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&shbin).unwrap(), std::fs::read(&golden).unwrap());
+}
+
+#[test]
+fn inspect_summarises_a_shbin_as_json() {
+    let out = shaderport(&["inspect", &corpus(&format!("{SIMPLE_TRI_GOLDEN}.shbin"))]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    let text = json.to_string();
+    assert!(text.contains("projection"), "{text}");
+    assert!(text.contains("c95"), "{text}");
+}
+
+#[test]
+fn inspect_rejects_unknown_files_with_the_file_name() {
+    let dir = temp_dir("unknown");
+    let file = dir.join("hello.bin");
+    std::fs::write(&file, b"hello, world").unwrap();
+    let out = shaderport(&["inspect", file.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("hello.bin"), "{}", stderr(&out));
+}
+
+#[test]
+fn pica_run_prints_outputs_as_numbers_or_hex() {
+    let dir = temp_dir("run");
+    let input = dir.join("in.json");
+    std::fs::write(
+        &input,
+        r#"{"uniforms": {"c0": [1,0,0,0], "c1": [0,1,0,0], "c2": [0,0,1,0], "c3": [0,0,0,1]},
+            "vertices": [{"v0": [1, 2, 3, 1], "v1": [0.5, 0.25, "inf", 1]}]}"#,
+    )
+    .unwrap();
+    let golden = corpus(&format!("{SIMPLE_TRI_GOLDEN}.shbin"));
+    let out = shaderport(&["pica", "run", &golden, "--input", input.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // projection = identity, so o0 = (v0.xyz, 1) and o1 = v1.
+    assert_eq!(json["vertices"][0]["o0"], serde_json::json!([1.0, 2.0, 3.0, 1.0]));
+    assert_eq!(json["vertices"][0]["o1"], serde_json::json!([0.5, 0.25, "inf", 1.0]));
+    let out = shaderport(&["pica", "run", &golden, "--input", input.to_str().unwrap(), "--hex"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["vertices"][0]["o0"], serde_json::json!(["0x3f0000", "0x400000", "0x408000", "0x3f0000"]));
+}
+
+#[test]
+fn latte_disasm_prints_a_corpus_gsh() {
+    let out = shaderport(&["latte", "disasm", &corpus("latte/ClassiCube/textured_exp.gsh")]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("EXP_DONE") || stdout(&out).contains("EXPORT_DONE"), "{}", stdout(&out));
+}
+
+#[test]
+fn demo_runs_and_every_check_passes() {
+    let out = shaderport(&["demo"]);
+    assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
+    assert!(!stdout(&out).contains("FAILED"), "{}", stdout(&out));
+}

@@ -1,0 +1,188 @@
+//! Random valid TEV states and pixels from an `arbitrary::Unstructured` byte source, in the
+//! manner of wasm-smith: the same generator serves proptest properties and coverage-guided
+//! fuzzers, and the shader translation's differential tests.
+//!
+//! "Valid" means what a real material can hold: counts within the hardware limits, texture
+//! map and coordinate indices below the texgen count, ras colour codes 0, 1, 5, 6 or 7,
+//! indirect stages below the indirect count, matrix types 0-2 and wraps 0-6.
+
+use arbitrary::{Result, Unstructured};
+
+use crate::bp::BpRegs;
+use crate::regs::*;
+use crate::tev::PixelInputs;
+use crate::TevState;
+
+/// Knobs of the generator.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    /// Most TEV stages (1..=16).
+    pub max_stages: u8,
+    /// Most indirect stages (0..=4).
+    pub max_ind_stages: u8,
+    /// Whether compare-mode combiners (bias 3) are generated.
+    pub compare: bool,
+    /// Whether stages get indirect settings.
+    pub indirect: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self { max_stages: 16, max_ind_stages: 4, compare: true, indirect: true }
+    }
+}
+
+fn upto(u: &mut Unstructured, max: u8) -> Result<u8> {
+    u.int_in_range(0..=max)
+}
+
+fn s11(u: &mut Unstructured) -> Result<i16> {
+    u.int_in_range(-1024..=1023)
+}
+
+/// A list of BP writes that sets up a whole valid material (genMode first).
+///
+/// # Errors
+/// Only `arbitrary`'s own (never for an exhausted source: it then yields zeros).
+pub fn bp_writes(u: &mut Unstructured, cfg: &Config) -> Result<Vec<(u8, u32)>> {
+    let stages = u.int_in_range(1..=cfg.max_stages.clamp(1, 16))?;
+    let texgens = u.int_in_range(0..=8u8)?;
+    let ind_stages = if cfg.indirect { upto(u, cfg.max_ind_stages.min(4))? } else { 0 };
+    let idx = |u: &mut Unstructured| -> Result<u8> { if texgens == 0 { Ok(0) } else { u.int_in_range(0..=texgens - 1) } };
+    let mut w = vec![(
+        addr::GEN_MODE,
+        GenMode { num_texgens: texgens, num_colchans: upto(u, 2)?, num_tevstages_minus_1: stages - 1, cull_mode: upto(u, 3)?, num_indstages: ind_stages }
+            .encode(),
+    )];
+    for n in 0..4u8 {
+        let (ra, bg) = (
+            TevRegRa { r: s11(u)?, a: s11(u)?, konst: false },
+            TevRegBg { b: s11(u)?, g: s11(u)?, konst: false },
+        );
+        w.push((addr::TEV_REG + 2 * n, ra.encode()));
+        w.push((addr::TEV_REG + 2 * n + 1, bg.encode()));
+        let (ka, kb) = (
+            TevRegRa { r: u.int_in_range(0..=255)?, a: u.int_in_range(0..=255)?, konst: true },
+            TevRegBg { b: u.int_in_range(0..=255)?, g: u.int_in_range(0..=255)?, konst: true },
+        );
+        w.push((addr::TEV_REG + 2 * n, ka.encode()));
+        w.push((addr::TEV_REG + 2 * n + 1, kb.encode()));
+    }
+    for k in 0..8u8 {
+        let ksel = TevKSel { swap1: upto(u, 3)?, swap2: upto(u, 3)?, kcsel0: upto(u, 31)?, kasel0: upto(u, 31)?, kcsel1: upto(u, 31)?, kasel1: upto(u, 31)? };
+        w.push((addr::TEV_KSEL + k, ksel.encode()));
+    }
+    let chan = |u: &mut Unstructured| -> Result<u8> { Ok(*u.choose(&[0u8, 1, 5, 6, 7])?) };
+    for k in 0..stages.div_ceil(2) {
+        let o = TwoTevStageOrders {
+            texmap0: upto(u, 7)?,
+            texcoord0: idx(u)?,
+            enable0: u.arbitrary()?,
+            colorchan0: chan(u)?,
+            texmap1: upto(u, 7)?,
+            texcoord1: idx(u)?,
+            enable1: u.arbitrary()?,
+            colorchan1: chan(u)?,
+        };
+        w.push((addr::TEV_ORDER + k, o.encode()));
+    }
+    let max_bias = if cfg.compare { 3 } else { 2 };
+    for i in 0..stages {
+        let c = ColorCombiner {
+            a: upto(u, 15)?,
+            b: upto(u, 15)?,
+            c: upto(u, 15)?,
+            d: upto(u, 15)?,
+            bias: upto(u, max_bias)?,
+            op: upto(u, 1)?,
+            clamp: u.arbitrary()?,
+            scale: upto(u, 3)?,
+            dest: upto(u, 3)?,
+        };
+        let a = AlphaCombiner {
+            rswap: upto(u, 3)?,
+            tswap: upto(u, 3)?,
+            a: upto(u, 7)?,
+            b: upto(u, 7)?,
+            c: upto(u, 7)?,
+            d: upto(u, 7)?,
+            bias: upto(u, max_bias)?,
+            op: upto(u, 1)?,
+            clamp: u.arbitrary()?,
+            scale: upto(u, 3)?,
+            dest: upto(u, 3)?,
+        };
+        w.push((addr::TEV_COLOR_ENV + 2 * i, c.encode()));
+        w.push((addr::TEV_COLOR_ENV + 2 * i + 1, a.encode()));
+        if cfg.indirect && ind_stages > 0 {
+            let t = TevStageIndirect {
+                bt: u.int_in_range(0..=ind_stages - 1)?,
+                fmt: upto(u, 3)?,
+                bias: upto(u, 7)?,
+                bs: upto(u, 3)?,
+                mtx_index: upto(u, 3)?,
+                mtx_id: upto(u, 2)?,
+                sw: upto(u, 6)?,
+                tw: upto(u, 6)?,
+                lb_utclod: u.arbitrary()?,
+                fb_addprev: u.arbitrary()?,
+            };
+            w.push((addr::TEV_IND + i, t.encode()));
+        }
+    }
+    if ind_stages > 0 {
+        for k in 0..3u8 {
+            let col = |u: &mut Unstructured| -> Result<IndMtxAB> { Ok(IndMtxAB { row0: s11(u)?, row1: s11(u)?, scale_bits: upto(u, 3)? }) };
+            let (a, b) = (col(u)?, col(u)?);
+            let c = IndMtxC { row0: s11(u)?, row1: s11(u)?, scale_bit4: upto(u, 1)?, scale_bit5_ignored: upto(u, 1)? };
+            w.push((addr::IND_MTX + 3 * k, a.encode()));
+            w.push((addr::IND_MTX + 3 * k + 1, b.encode()));
+            w.push((addr::IND_MTX + 3 * k + 2, c.encode()));
+        }
+        let iref = Ras1Iref {
+            bi0: upto(u, 7)?,
+            bc0: idx(u)?,
+            bi1: upto(u, 7)?,
+            bc1: idx(u)?,
+            bi2: upto(u, 7)?,
+            bc2: idx(u)?,
+            bi3: upto(u, 7)?,
+            bc3: idx(u)?,
+        };
+        w.push((addr::RAS1_IREF, iref.encode()));
+        for k in 0..2u8 {
+            let ss = Ras1Ss { ss0: upto(u, 8)?, ts0: upto(u, 8)?, ss1: upto(u, 8)?, ts1: upto(u, 8)? };
+            w.push((addr::RAS1_SS0 + k, ss.encode()));
+        }
+    }
+    let at = AlphaTest { ref0: u.arbitrary()?, ref1: u.arbitrary()?, comp0: upto(u, 7)?, comp1: upto(u, 7)?, logic: upto(u, 3)? };
+    w.push((addr::ALPHA_TEST, at.encode()));
+    Ok(w)
+}
+
+/// A valid state (see [`bp_writes`]).
+///
+/// # Errors
+/// As [`bp_writes`].
+pub fn state(u: &mut Unstructured, cfg: &Config) -> Result<TevState> {
+    let mut regs = BpRegs::new();
+    for (a, v) in bp_writes(u, cfg)? {
+        regs.write(a, v);
+    }
+    Ok(regs.state())
+}
+
+/// Random per-pixel inputs for a state of `stages` stages; coordinates are s17.7 values of up
+/// to +-2^20 (8192 texels).
+///
+/// # Errors
+/// Only `arbitrary`'s own.
+pub fn pixel(u: &mut Unstructured, stages: usize) -> Result<PixelInputs> {
+    let mut p = PixelInputs { tex: (0..stages).map(|_| u.arbitrary()).collect::<Result<_>>()?, ..Default::default() };
+    p.ras = u.arbitrary()?;
+    p.ind_tex = u.arbitrary()?;
+    for c in &mut p.texcoords {
+        *c = [u.int_in_range(-(1 << 20)..=(1 << 20))?, u.int_in_range(-(1 << 20)..=(1 << 20))?];
+    }
+    Ok(p)
+}
