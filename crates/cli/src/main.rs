@@ -13,6 +13,8 @@ mod inspect;
 mod latte;
 mod output;
 mod pica;
+mod translate;
+mod verify;
 
 #[derive(Parser)]
 #[command(name = "shaderport", version, about = "Nintendo GPU programs to portable shaders, and the machine tools around them")]
@@ -33,6 +35,10 @@ enum Command {
     Inspect(inspect::InspectArgs),
     /// Run the main job on the samples built into the binary.
     Demo(demo::DemoArgs),
+    /// Translate a PICA200 shader (SHBIN) to SPIR-V, GLSL, MSL, HLSL or WGSL.
+    Translate(translate::TranslateArgs),
+    /// Run a translated shader on the Vulkan device against the reference interpreter.
+    Verify(verify::VerifyArgs),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +49,8 @@ fn main() -> ExitCode {
         Command::Gx(args) => gx::run(args),
         Command::Inspect(args) => inspect::run(args),
         Command::Demo(args) => demo::run(args),
+        Command::Translate(args) => translate::run(args),
+        Command::Verify(args) => verify::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,60 @@
+//! `shaderport translate FILE.shbin [--entry N] --to spirv|glsl|msl|hlsl|wgsl [-o OUT]
+//! [--precision fast|compat|exact]`: a PICA200 executable to a validated shader
+//! (docs/pica-translate.md). Without `-o` the output goes to stdout; SPIR-V (binary) is refused
+//! when stdout is a terminal.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use clap::Args;
+use pica::shbin::Shbin;
+use translate::pica::{translate, Options};
+use translate::{backend, Precision, Target};
+
+#[derive(Args)]
+pub struct TranslateArgs {
+    /// The SHBIN to translate.
+    file: PathBuf,
+    /// Which executable (DVLE) of the file.
+    #[arg(long, default_value_t = 0)]
+    entry: usize,
+    /// Output language: spirv, glsl (450), glsl-es (ES 310), msl, hlsl or wgsl.
+    #[arg(long = "to")]
+    to: Target,
+    /// Output file (default: stdout).
+    #[arg(short = 'o', long = "output")]
+    output: Option<PathBuf>,
+    /// Float precision: fast, compat or exact.
+    #[arg(long, default_value = "compat")]
+    precision: Precision,
+}
+
+/// Reads and translates executable `entry` of `file`, returning the output bytes.
+pub fn translate_file(file: &std::path::Path, entry: usize, to: Target, precision: Precision) -> anyhow::Result<Vec<u8>> {
+    let bytes = std::fs::read(file).with_context(|| format!("{}: cannot read", file.display()))?;
+    let shbin = Shbin::read(&bytes).with_context(|| format!("{}", file.display()))?;
+    translate_shbin(&shbin, entry, to, precision).with_context(|| format!("{}: executable {entry}", file.display()))
+}
+
+/// Translates executable `entry` of a read SHBIN.
+pub fn translate_shbin(shbin: &Shbin, entry: usize, to: Target, precision: Precision) -> anyhow::Result<Vec<u8>> {
+    let t = translate(shbin, entry, Options { precision, ..Options::default() })?;
+    let out = backend::write(&t.module, to, t.entry(), precision)?;
+    Ok(out.to_bytes())
+}
+
+pub fn run(args: TranslateArgs) -> anyhow::Result<ExitCode> {
+    let out = translate_file(&args.file, args.entry, args.to, args.precision)?;
+    match &args.output {
+        Some(path) => std::fs::write(path, &out).with_context(|| format!("{}: cannot write", path.display()))?,
+        None => {
+            if args.to == Target::SpirV && std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+                bail!("SPIR-V is binary: give -o FILE.spv (or redirect stdout)");
+            }
+            std::io::stdout().write_all(&out).context("stdout")?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,350 @@
+//! Runs translated shaders on a Vulkan device through wgpu (lavapipe in CI, a real GPU where
+//! there is one) and reads the results back.
+//!
+//! The SPIR-V words that run are exactly the words the translator wrote: they reach
+//! `vkCreateShaderModule` through wgpu's passthrough (`Features::PASSTHROUGH_SHADERS`), never
+//! through naga's SPIR-V front end (shared/specs/naga-wgpu-facts.md "Running exact SPIR-V bytes").
+//! Passthrough modules need explicit pipeline layouts; ours follow docs/abi.md.
+
+mod render;
+pub mod verify;
+
+pub use render::VertexRun;
+
+use std::borrow::Cow;
+
+/// Why a device run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum GpuError {
+    /// No Vulkan adapter (install mesa-vulkan-drivers for lavapipe).
+    #[error("no Vulkan device: {0}")]
+    NoDevice(String),
+    /// The adapter lacks a feature we need.
+    #[error("the Vulkan device {adapter} lacks {feature}")]
+    MissingFeature {
+        /// The adapter name.
+        adapter: String,
+        /// The feature.
+        feature: &'static str,
+    },
+    /// wgpu reported an error (pipeline creation, buffer mapping...).
+    #[error("device error: {0}")]
+    Device(String),
+}
+
+/// A Vulkan device and its queue.
+pub struct Gpu {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    /// The adapter's name and driver, for reports.
+    pub adapter: String,
+    primitive_index: bool,
+}
+
+/// Environment variable: when set, tests that need a Vulkan device fail instead of skipping.
+pub const REQUIRE_ENV: &str = "SHADERPORT_REQUIRE_GPU";
+
+impl Gpu {
+    /// Opens the first Vulkan adapter.
+    ///
+    /// # Errors
+    /// [`GpuError::NoDevice`] without a Vulkan adapter, [`GpuError::MissingFeature`] when it cannot
+    /// pass SPIR-V through.
+    pub fn new() -> Result<Gpu, GpuError> {
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
+            backends: wgpu::Backends::VULKAN,
+            ..wgpu::InstanceDescriptor::new_without_display_handle()
+        });
+        let adapter =
+            pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
+                .map_err(|e| GpuError::NoDevice(e.to_string()))?;
+        let info = adapter.get_info();
+        let name = format!("{} ({})", info.name, info.driver);
+        let features = adapter.features();
+        if !features.contains(wgpu::Features::PASSTHROUGH_SHADERS) {
+            return Err(GpuError::MissingFeature {
+                adapter: name,
+                feature: "PASSTHROUGH_SHADERS",
+            });
+        }
+        let primitive_index = features.contains(wgpu::Features::PRIMITIVE_INDEX);
+        let mut required = wgpu::Features::PASSTHROUGH_SHADERS;
+        if primitive_index {
+            required |= wgpu::Features::PRIMITIVE_INDEX;
+        }
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("shaderport"),
+            required_features: required,
+            required_limits: wgpu::Limits::default(),
+            ..Default::default()
+        }))
+        .map_err(|e| GpuError::NoDevice(e.to_string()))?;
+        Ok(Gpu {
+            device,
+            queue,
+            adapter: name,
+            primitive_index,
+        })
+    }
+
+    /// Opens the device for a test: `None` (the test skips) when there is none, unless
+    /// [`REQUIRE_ENV`] is set, in which case it panics.
+    pub fn for_tests() -> Option<Gpu> {
+        match Gpu::new() {
+            Ok(g) => Some(g),
+            Err(e) if std::env::var_os(REQUIRE_ENV).is_some() => {
+                panic!("{REQUIRE_ENV} is set but {e}")
+            }
+            Err(e) => {
+                eprintln!("skipping: {e}");
+                None
+            }
+        }
+    }
+
+    /// A shader module of exactly these SPIR-V words.
+    fn module(&self, words: &[u32], entries: &[(&str, (u32, u32, u32))]) -> wgpu::ShaderModule {
+        let entry_points = entries
+            .iter()
+            .map(|(name, wg)| wgpu::PassthroughShaderEntryPoint {
+                name: Cow::Owned(name.to_string()),
+                workgroup_size: *wg,
+            })
+            .collect::<Vec<_>>();
+        let desc = wgpu::ShaderModuleDescriptorPassthrough {
+            label: Some("translated"),
+            entry_points: Cow::Owned(entry_points),
+            spirv: Some(Cow::Borrowed(words)),
+            ..Default::default()
+        };
+        // SAFETY: passthrough skips wgpu's validation of the module. The words come from naga's
+        // SPIR-V writer over a module that naga's validator accepted (plus NoContraction
+        // decorations that spirv-val accepts, crates/translate/src/spv_post.rs), they use only
+        // the Shader capability, and the pipeline layouts built here match their bindings
+        // (docs/abi.md), which is what the Vulkan driver needs.
+        unsafe { self.device.create_shader_module_passthrough(desc) }
+    }
+
+    fn buffer(&self, size: u64, usage: wgpu::BufferUsages) -> wgpu::Buffer {
+        self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: size.max(16),
+            usage,
+            mapped_at_creation: false,
+        })
+    }
+
+    fn upload(&self, data: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
+        let b = self.buffer(data.len() as u64, usage | wgpu::BufferUsages::COPY_DST);
+        self.queue.write_buffer(&b, 0, data);
+        b
+    }
+
+    fn read_back(
+        &self,
+        src: &wgpu::Buffer,
+        size: u64,
+        mut encoder: wgpu::CommandEncoder,
+    ) -> Result<Vec<u32>, GpuError> {
+        let staging = self.buffer(
+            size,
+            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        );
+        encoder.copy_buffer_to_buffer(src, 0, &staging, 0, size);
+        self.queue.submit([encoder.finish()]);
+        let slice = staging.slice(..size);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| GpuError::Device(e.to_string()))?;
+        rx.recv()
+            .map_err(|e| GpuError::Device(e.to_string()))?
+            .map_err(|e| GpuError::Device(e.to_string()))?;
+        let data = slice
+            .get_mapped_range()
+            .map_err(|e| GpuError::Device(e.to_string()))?;
+        let words = bytemuck::cast_slice::<u8, u32>(&data).to_vec();
+        drop(data);
+        staging.unmap();
+        Ok(words)
+    }
+
+    fn layout(
+        &self,
+        entries: &[(u32, wgpu::BufferBindingType)],
+        visibility: wgpu::ShaderStages,
+    ) -> wgpu::BindGroupLayout {
+        let entries = entries
+            .iter()
+            .map(|&(binding, ty)| wgpu::BindGroupLayoutEntry {
+                binding,
+                visibility,
+                ty: wgpu::BindingType::Buffer {
+                    ty,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            })
+            .collect::<Vec<_>>();
+        self.device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: None,
+                entries: &entries,
+            })
+    }
+
+    /// Runs compute entry point `entry` of `words` over `invocations` invocations with the ABI of
+    /// docs/abi.md: binding 0 the uniform block, binding 1 the input vec4s (as u32 bit patterns),
+    /// binding 2 an output buffer of `output_words` u32, returned.
+    ///
+    /// # Errors
+    /// [`GpuError::Device`] when pipeline creation or the read-back fails.
+    pub fn run_compute(
+        &self,
+        words: &[u32],
+        entry: &str,
+        uniforms: &[u8],
+        input: &[u32],
+        invocations: u32,
+        output_words: usize,
+    ) -> Result<Vec<u32>, GpuError> {
+        use wgpu::BufferBindingType as T;
+        let wg = translate::pica::WORKGROUP;
+        let module = self.module(words, &[(entry, (wg, 1, 1))]);
+        let bgl = self.layout(
+            &[
+                (0, T::Uniform),
+                (1, T::Storage { read_only: true }),
+                (2, T::Storage { read_only: false }),
+            ],
+            wgpu::ShaderStages::COMPUTE,
+        );
+        let layout = self
+            .device
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: None,
+                bind_group_layouts: &[Some(&bgl)],
+                immediate_size: 0,
+            });
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let pipeline = self
+            .device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: None,
+                layout: Some(&layout),
+                module: &module,
+                entry_point: Some(entry),
+                compilation_options: Default::default(),
+                cache: None,
+            });
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(GpuError::Device(e.to_string()));
+        }
+        let ubuf = self.upload(uniforms, wgpu::BufferUsages::UNIFORM);
+        let ibuf = self.upload(bytemuck::cast_slice(input), wgpu::BufferUsages::STORAGE);
+        let out_size = (output_words * 4) as u64;
+        let obuf = self.buffer(
+            out_size,
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        );
+        let bg = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &bgl,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: ubuf.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: ibuf.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: obuf.as_entire_binding(),
+                },
+            ],
+        });
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &bg, &[]);
+            pass.dispatch_workgroups(invocations.div_ceil(wg), 1, 1);
+        }
+        let mut out = self.read_back(&obuf, out_size.max(16), encoder)?;
+        out.truncate(output_words);
+        Ok(out)
+    }
+}
+
+/// A primitive written by a translated geometry shader: three vertices of o0-o15 (bit patterns)
+/// and the winding flag of its SETEMIT.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GpuPrimitive {
+    /// SETEMIT's winding flag.
+    pub inverted: bool,
+    /// Vertex buffer slots 0, 1, 2.
+    pub vertices: [[[u32; 4]; 16]; 3],
+}
+
+/// What one geometry invocation produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GeometryOutput {
+    /// Primitives emitted (also those past the buffer's capacity).
+    pub count: usize,
+    /// The primitives written (at most `translate::pica::GS_MAX_PRIMS`).
+    pub primitives: Vec<GpuPrimitive>,
+}
+
+impl Gpu {
+    /// Runs a translated geometry shader (compute entry `main`) over input records of
+    /// `translate::pica::GS_IN_STRIDE` vec4s each (docs/abi.md).
+    ///
+    /// # Errors
+    /// As [`Gpu::run_compute`].
+    pub fn run_geometry(
+        &self,
+        words: &[u32],
+        uniforms: &[u8],
+        records: &[u32],
+    ) -> Result<Vec<GeometryOutput>, GpuError> {
+        use translate::pica::{GS_IN_STRIDE, GS_MAX_PRIMS, GS_PRIM_VEC4S, GS_STRIDE};
+        let n = records.len() / (GS_IN_STRIDE as usize * 4);
+        let out = self.run_compute(
+            words,
+            translate::pica::ENTRY,
+            uniforms,
+            records,
+            n as u32,
+            n * GS_STRIDE as usize * 4,
+        )?;
+        Ok((0..n)
+            .map(|i| {
+                let rec = &out[i * GS_STRIDE as usize * 4..(i + 1) * GS_STRIDE as usize * 4];
+                let count = f32::from_bits(rec[0]) as usize;
+                let primitives = (0..count.min(GS_MAX_PRIMS as usize))
+                    .map(|p| {
+                        let at = (1 + p * GS_PRIM_VEC4S as usize) * 4;
+                        let mut vertices = [[[0u32; 4]; 16]; 3];
+                        for (s, v) in vertices.iter_mut().enumerate() {
+                            for (k, reg) in v.iter_mut().enumerate() {
+                                let o = at + 4 + (s * 16 + k) * 4;
+                                *reg = [rec[o], rec[o + 1], rec[o + 2], rec[o + 3]];
+                            }
+                        }
+                        GpuPrimitive {
+                            inverted: f32::from_bits(rec[at]) != 0.0,
+                            vertices,
+                        }
+                    })
+                    .collect();
+                GeometryOutput { count, primitives }
+            })
+            .collect())
+    }
+}

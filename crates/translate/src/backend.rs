@@ -1,0 +1,184 @@
+//! Validation and the back ends. Every module passes naga's validator before any writer runs;
+//! options are set explicitly (shared/specs/naga-wgpu-facts.md "SPIR-V back end options"): no
+//! coordinate-space adjustment, no debug flag (debug and release builds write the same bytes),
+//! no loop bounding (our step budget bounds every loop), explicit binding maps.
+
+use naga::valid::{Capabilities, ModuleInfo, ValidationFlags, Validator};
+use naga::{Module, ResourceBinding, ShaderStage};
+
+use crate::{error_chain, Error, Precision};
+
+/// An output language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// SPIR-V 1.3 for Vulkan (words).
+    SpirV,
+    /// GLSL 450 core for Vulkan (`glslangValidator -V` accepts it).
+    Glsl,
+    /// GLSL ES 3.10.
+    GlslEs,
+    /// Metal Shading Language 2.1.
+    Msl,
+    /// HLSL shader model 5.1.
+    Hlsl,
+    /// WGSL.
+    Wgsl,
+}
+
+impl Target {
+    /// Every target.
+    pub const ALL: [Target; 6] = [Target::SpirV, Target::Glsl, Target::GlslEs, Target::Msl, Target::Hlsl, Target::Wgsl];
+
+    /// Its command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::SpirV => "spirv",
+            Target::Glsl => "glsl",
+            Target::GlslEs => "glsl-es",
+            Target::Msl => "msl",
+            Target::Hlsl => "hlsl",
+            Target::Wgsl => "wgsl",
+        }
+    }
+
+    /// The usual file extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Target::SpirV => "spv",
+            Target::Glsl | Target::GlslEs => "glsl",
+            Target::Msl => "metal",
+            Target::Hlsl => "hlsl",
+            Target::Wgsl => "wgsl",
+        }
+    }
+}
+
+impl std::str::FromStr for Target {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Target::ALL
+            .into_iter()
+            .find(|t| t.name() == s)
+            .ok_or_else(|| format!("unknown target {s:?} (expected spirv, glsl, glsl-es, msl, hlsl or wgsl)"))
+    }
+}
+
+/// A back end's output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// SPIR-V words.
+    Words(Vec<u32>),
+    /// Source text.
+    Text(String),
+}
+
+impl Output {
+    /// The bytes to write to a file (SPIR-V little-endian).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        match self {
+            Output::Words(w) => w.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            Output::Text(t) => t.clone().into_bytes(),
+        }
+    }
+}
+
+/// Validates a module.
+///
+/// # Errors
+/// [`Error::Validation`] with the validator's message and its causes.
+pub fn validate(module: &Module) -> Result<ModuleInfo, Error> {
+    Validator::new(ValidationFlags::all(), Capabilities::empty())
+        .validate(module)
+        .map_err(|e| Error::Validation(error_chain(e.as_inner())))
+}
+
+fn backend_err(target: Target, e: &dyn std::error::Error) -> Error {
+    Error::Backend { target: target.name(), message: error_chain(e) }
+}
+
+/// SPIR-V words of a validated module, with `NoContraction` and `SignedZeroInfNanPreserve`
+/// unless precision is `fast`.
+///
+/// # Errors
+/// [`Error::Backend`] when naga's writer fails.
+pub fn spirv(module: &Module, info: &ModuleInfo, precision: Precision) -> Result<Vec<u32>, Error> {
+    let options = naga::back::spv::Options {
+        lang_version: (1, 3),
+        // PointSize = 1 in vertex stages, as wgpu itself asks of naga on Vulkan: a point list
+        // drawn without it has an undefined point size.
+        flags: naga::back::spv::WriterFlags::FORCE_POINT_SIZE,
+        fake_missing_bindings: true,
+        force_loop_bounding: false,
+        ..Default::default()
+    };
+    let words = naga::back::spv::write_vec(module, info, &options, None).map_err(|e| backend_err(Target::SpirV, &e))?;
+    Ok(match precision {
+        Precision::Fast => words,
+        _ => crate::spv_post::preserve_inf_nan(&crate::spv_post::add_no_contraction(&words)),
+    })
+}
+
+/// Writes a validated module. GLSL needs one entry point: `entry` (stage and name).
+///
+/// # Errors
+/// [`Error::Backend`] when the writer fails.
+pub fn write_validated(
+    module: &Module,
+    info: &ModuleInfo,
+    target: Target,
+    entry: (ShaderStage, &str),
+    precision: Precision,
+) -> Result<Output, Error> {
+    match target {
+        Target::SpirV => spirv(module, info, precision).map(Output::Words),
+        Target::Glsl | Target::GlslEs => {
+            use naga::back::glsl;
+            let mut binding_map = glsl::BindingMap::default();
+            for (_, g) in module.global_variables.iter() {
+                if let Some(ResourceBinding { group, binding }) = g.binding {
+                    binding_map.insert(ResourceBinding { group, binding }, binding as u8);
+                }
+            }
+            let options = glsl::Options {
+                version: if target == Target::Glsl { glsl::Version::Desktop(450) } else { glsl::Version::new_gles(310) },
+                writer_flags: glsl::WriterFlags::empty(),
+                binding_map,
+                zero_initialize_workgroup_memory: false,
+            };
+            let pipeline = glsl::PipelineOptions { shader_stage: entry.0, entry_point: entry.1.to_string(), multiview: None };
+            let mut text = String::new();
+            let mut w = glsl::Writer::new(&mut text, module, info, &options, &pipeline, naga::proc::BoundsCheckPolicies::default())
+                .map_err(|e| backend_err(target, &e))?;
+            w.write().map_err(|e| backend_err(target, &e))?;
+            Ok(Output::Text(text))
+        }
+        Target::Msl => {
+            use naga::back::msl;
+            let options = msl::Options { lang_version: (2, 1), fake_missing_bindings: true, force_loop_bounding: false, ..Default::default() };
+            let (text, _) = msl::write_string(module, info, &options, &msl::PipelineOptions::default())
+                .map_err(|e| backend_err(target, &e))?;
+            Ok(Output::Text(text))
+        }
+        Target::Hlsl => {
+            use naga::back::hlsl;
+            let options = hlsl::Options { force_loop_bounding: false, ..Default::default() };
+            let pipeline = hlsl::PipelineOptions { entry_point: None };
+            let mut text = String::new();
+            let mut w = hlsl::Writer::new(&mut text, &options, &pipeline);
+            w.write(module, info, None).map_err(|e| backend_err(target, &e))?;
+            Ok(Output::Text(text))
+        }
+        Target::Wgsl => naga::back::wgsl::write_string(module, info, naga::back::wgsl::WriterFlags::empty())
+            .map(Output::Text)
+            .map_err(|e| backend_err(target, &e)),
+    }
+}
+
+/// Validates `module`, then writes it.
+///
+/// # Errors
+/// [`Error::Validation`] or [`Error::Backend`].
+pub fn write(module: &Module, target: Target, entry: (ShaderStage, &str), precision: Precision) -> Result<Output, Error> {
+    let info = validate(module)?;
+    write_validated(module, &info, target, entry, precision)
+}

@@ -1,0 +1,142 @@
+//! A post-pass over SPIR-V words: `NoContraction` on every float arithmetic result.
+//!
+//! naga never writes `NoContraction`, and lavapipe reassociates and folds float operations that
+//! lack it ((x*1.1)*1.3 wrong in 330 of 1,024 cases, (x+y)-y folded to x:
+//! shared/specs/naga-wgpu-facts.md "Float arithmetic on the device"). Decorating every float
+//! arithmetic result made every case exact there, and spirv-val accepts it.
+
+/// Opcodes of float arithmetic whose result must not be contracted or reassociated
+/// (SPIR-V 1.6 section 3.52.13): OpFNegate, OpFAdd, OpFSub, OpFMul, OpFDiv, OpFRem, OpFMod,
+/// OpVectorTimesScalar, OpMatrixTimesScalar, OpVectorTimesMatrix, OpMatrixTimesVector,
+/// OpMatrixTimesMatrix, OpDot.
+const FLOAT_ARITH: [u32; 13] = [127, 129, 131, 133, 136, 140, 141, 142, 143, 144, 145, 146, 148];
+const OP_DECORATE: u32 = 71;
+const NO_CONTRACTION: u32 = 42;
+/// First opcodes that may open the annotation section (OpDecorate .. OpGroupMemberDecorate) or,
+/// without annotations, the types/constants/globals section.
+fn opens_section(op: u32) -> bool {
+    (71..=75).contains(&op) || (19..=39).contains(&op) || (41..=52).contains(&op) || op == 59
+}
+
+/// Adds `OpDecorate %id NoContraction` for every float arithmetic result. Words that do not
+/// parse as SPIR-V are returned unchanged.
+pub fn add_no_contraction(words: &[u32]) -> Vec<u32> {
+    const HEADER: usize = 5;
+    if words.len() < HEADER || words[0] != 0x0723_0203 {
+        return words.to_vec();
+    }
+    let mut ids = Vec::new();
+    let mut insert_at = None;
+    let mut pos = HEADER;
+    while pos < words.len() {
+        let count = (words[pos] >> 16) as usize;
+        let op = words[pos] & 0xFFFF;
+        if count == 0 || pos + count > words.len() {
+            return words.to_vec();
+        }
+        if insert_at.is_none() && opens_section(op) {
+            insert_at = Some(pos);
+        }
+        if FLOAT_ARITH.contains(&op) && count >= 3 {
+            ids.push(words[pos + 2]);
+        }
+        pos += count;
+    }
+    let Some(at) = insert_at else { return words.to_vec() };
+    let mut out = Vec::with_capacity(words.len() + ids.len() * 3);
+    out.extend_from_slice(&words[..at]);
+    for id in ids {
+        out.extend_from_slice(&[3 << 16 | OP_DECORATE, id, NO_CONTRACTION]);
+    }
+    out.extend_from_slice(&words[at..]);
+    out
+}
+
+const OP_CAPABILITY: u32 = 17;
+const OP_EXTENSION: u32 = 10;
+const OP_ENTRY_POINT: u32 = 15;
+const OP_EXECUTION_MODE: u32 = 16;
+const CAP_SIGNED_ZERO_INF_NAN_PRESERVE: u32 = 4466;
+const MODE_SIGNED_ZERO_INF_NAN_PRESERVE: u32 = 4461;
+
+/// Declares `SignedZeroInfNanPreserve` for 32-bit floats on every entry point
+/// (SPV_KHR_float_controls, Vulkan 1.2 float controls): without it a Vulkan driver may assume that
+/// no float is NaN or infinite and fold, for example, `x * 0.0` to `0.0`, which lavapipe did to
+/// a NaN operand of a dot product. The special cases the PICA translation keeps (inf * 0 = 0,
+/// NaN propagation, MAX/MIN NaN order) need the IEEE behaviour. Words that do not parse are
+/// returned unchanged.
+pub fn preserve_inf_nan(words: &[u32]) -> Vec<u32> {
+    const HEADER: usize = 5;
+    if words.len() < HEADER || words[0] != 0x0723_0203 {
+        return words.to_vec();
+    }
+    let mut out = Vec::with_capacity(words.len() + 16);
+    out.extend_from_slice(&words[..HEADER]);
+    let mut pos = HEADER;
+    let mut entries = Vec::new();
+    let mut added_ext = false;
+    let mut added_modes = false;
+    while pos < words.len() {
+        let count = (words[pos] >> 16) as usize;
+        let op = words[pos] & 0xFFFF;
+        if count == 0 || pos + count > words.len() {
+            return words.to_vec();
+        }
+        // The extension goes after the capabilities, the modes after the entry points.
+        if op != OP_CAPABILITY && !added_ext {
+            out.extend_from_slice(&[2 << 16 | OP_CAPABILITY, CAP_SIGNED_ZERO_INF_NAN_PRESERVE]);
+            let name = b"SPV_KHR_float_controls\0";
+            let mut lit: Vec<u32> = name.chunks(4).map(|c| {
+                let mut b = [0u8; 4];
+                b[..c.len()].copy_from_slice(c);
+                u32::from_le_bytes(b)
+            }).collect();
+            if name.len() % 4 == 0 {
+                lit.push(0);
+            }
+            out.push(((1 + lit.len()) as u32) << 16 | OP_EXTENSION);
+            out.extend_from_slice(&lit);
+            added_ext = true;
+        }
+        if op != OP_ENTRY_POINT && !entries.is_empty() && !added_modes {
+            for &id in &entries {
+                out.extend_from_slice(&[4 << 16 | OP_EXECUTION_MODE, id, MODE_SIGNED_ZERO_INF_NAN_PRESERVE, 32]);
+            }
+            added_modes = true;
+        }
+        if op == OP_ENTRY_POINT && count >= 3 {
+            entries.push(words[pos + 2]);
+        }
+        out.extend_from_slice(&words[pos..pos + count]);
+        pos += count;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decorates_fadd_before_first_annotation() {
+        // header, OpCapability Shader, OpDecorate %9 Block, OpTypeFloat %2 32, OpFAdd %2 %5 %3 %4
+        let words = vec![
+            0x0723_0203, 0x0001_0300, 0, 10, 0,
+            2 << 16 | 17, 1,
+            3 << 16 | 71, 9, 2,
+            3 << 16 | 22, 2, 32,
+            5 << 16 | 129, 2, 5, 3, 4,
+        ];
+        let out = add_no_contraction(&words);
+        assert_eq!(&out[7..10], &[3 << 16 | 71, 5, 42]);
+        assert_eq!(out.len(), words.len() + 3);
+        assert_eq!(&out[10..], &words[7..]);
+    }
+
+    #[test]
+    fn leaves_non_spirv_alone() {
+        assert_eq!(add_no_contraction(&[1, 2, 3]), vec![1, 2, 3]);
+        let truncated = vec![0x0723_0203, 0x0001_0300, 0, 10, 0, 9 << 16 | 17, 1];
+        assert_eq!(add_no_contraction(&truncated), truncated);
+    }
+}
