@@ -30,7 +30,7 @@ pub(crate) fn table<'a, T>(
     what: &'static str,
     mut entry: impl FnMut(&mut Reader<'a>) -> Result<T, ShbinError>,
 ) -> Result<Vec<T>, ShbinError> {
-    let start = base.checked_add(offset as usize).unwrap_or(usize::MAX);
+    let start = base.saturating_add(offset as usize);
     let mut r = file.at(start, what)?;
     let count = r.check_count(count, size, what)?;
     (0..count).map(|_| entry(&mut r)).collect()
