@@ -85,6 +85,8 @@ pub fn run(_args: DemoArgs) -> anyhow::Result<ExitCode> {
             disasm
         );
     }
+    // Issue 4 (translation helper): every sample translated to every back end.
+    failed |= crate::translate::demo(&mut table, SAMPLES.iter().map(|s| (s.name, s.files)));
     crate::output::emit(&table)?;
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }

@@ -58,3 +58,45 @@ pub fn run(args: TranslateArgs) -> anyhow::Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// `shaderport demo`'s translation table (called at the end of demo.rs): each sample assembled,
+/// each executable translated to every back end in `compat` and validated. Returns true when a
+/// translation failed.
+pub fn demo(table: &mut String, samples: impl Iterator<Item = (&'static str, &'static [(&'static str, &'static str)])>) -> bool {
+    use std::fmt::Write as _;
+    let _ = writeln!(table, "\n{:<14} {:>5} {:<10} {:>10}  targets", "translation", "DVLE", "flow", "to SPIR-V");
+    let mut failed = false;
+    for (name, files) in samples {
+        let sources: Vec<pica::asm::Source> = files.iter().map(|(n, text)| pica::asm::Source { name: n, text }).collect();
+        let Ok(out) = pica::asm::assemble(&sources, &pica::asm::Options::default()) else {
+            let _ = writeln!(table, "{name:<14} assembly failed");
+            failed = true;
+            continue;
+        };
+        for entry in 0..out.shbin.executables.len() {
+            let t0 = std::time::Instant::now();
+            let spirv = translate_shbin(&out.shbin, entry, Target::SpirV, Precision::Compat);
+            let elapsed = t0.elapsed();
+            let flow = translate(&out.shbin, entry, Options::default()).map(|t| format!("{:?}", t.interface.flow));
+            let mut ok = vec![];
+            for target in Target::ALL {
+                match translate_shbin(&out.shbin, entry, target, Precision::Compat) {
+                    Ok(_) => ok.push(target.name()),
+                    Err(e) => {
+                        let _ = writeln!(table, "{name:<14} {entry:>5} {}: {e:#}", target.name());
+                        failed = true;
+                    }
+                }
+            }
+            let _ = writeln!(
+                table,
+                "{name:<14} {entry:>5} {:<10} {:>8.1}us  {}",
+                flow.unwrap_or_else(|e| format!("error: {e}")),
+                elapsed.as_secs_f64() * 1e6,
+                ok.join(" ")
+            );
+            failed |= spirv.is_err();
+        }
+    }
+    failed
+}

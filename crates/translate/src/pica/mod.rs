@@ -146,6 +146,9 @@ pub fn translate(shbin: &Shbin, entry: usize, options: Options) -> Result<Transl
     };
     let straight = if options.dispatch_only { None } else { flow::straight_line(code, dvle.main) };
     let tree = if straight.is_some() || options.dispatch_only { None } else { structured::analyze(code, dvle.main) };
+    let tree = tree
+        .filter(|(_, size)| options.precision != Precision::Exact || *size <= structured::EXACT_STRUCTURED_LIMIT)
+        .map(|(nodes, _)| nodes);
     let flow_kind = match (&straight, &tree) {
         (Some(_), _) => FlowKind::Straight,
         (None, Some(_)) => FlowKind::Structured,

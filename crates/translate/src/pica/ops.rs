@@ -189,6 +189,16 @@ impl Gen<'_> {
         self.fb.store(p, v);
     }
 
+    /// `cond ? a : b` on the bit patterns: a float select of a comparison of the same operands is
+    /// what compilers turn into min/max instructions, which may return either sign of zero
+    /// (lavapipe gave -0 for min(-0, +0), where `a < b ? a : b` is +0).
+    fn select_bits(&mut self, cond: H, a: H, b: H) -> H {
+        let ab = self.fb.bitcast(a, ScalarKind::Uint);
+        let bb = self.fb.bitcast(b, ScalarKind::Uint);
+        let r = self.fb.select(cond, ab, bb);
+        self.fb.bitcast(r, ScalarKind::Float)
+    }
+
     /// Stores the SSA values of the o registers to the private `o` (straight code).
     pub(super) fn flush_outputs(&mut self) {
         let Some(cache) = self.ssa else { return };
@@ -381,15 +391,15 @@ impl Gen<'_> {
                         let w = self.fb.at(a, 3);
                         // max(v, 0) with the MAX rule (the second operand 0 is never -inf).
                         let xgt = self.fb.bin(B::Greater, x, zero);
-                        let mx = self.fb.select(xgt, x, zero);
+                        let mx = self.select_bits(xgt, x, zero);
                         let wgt = self.fb.bin(B::Greater, w, zero);
-                        let mw = self.fb.select(wgt, w, zero);
+                        let mw = self.select_bits(wgt, w, zero);
                         let lim = self.fb.f32(pica::interp::f24ops::LITP_CLAMP);
                         let nlim = self.fb.f32(-pica::interp::f24ops::LITP_CLAMP);
                         let ylt = self.fb.bin(B::Less, y, lim);
-                        let y1 = self.fb.select(ylt, y, lim);
+                        let y1 = self.select_bits(ylt, y, lim);
                         let ygt = self.fb.bin(B::Greater, y1, nlim);
-                        let y2 = self.fb.select(ygt, y1, nlim);
+                        let y2 = self.select_bits(ygt, y1, nlim);
                         let cx = self.fb.bin(B::GreaterEqual, x, zero);
                         let cw = self.fb.bin(B::GreaterEqual, w, zero);
                         let gx = self.fb.global(self.abi.cmp_x);
@@ -417,11 +427,11 @@ impl Gen<'_> {
                         let ninf = self.fb.splat(ninf);
                         let not_ninf = self.fb.bin(B::NotEqual, b, ninf);
                         let t = self.fb.bin(B::And, t, not_ninf);
-                        self.fb.select(t, a, b)
+                        self.select_bits(t, a, b)
                     }
                     Min => {
                         let t = self.fb.bin(B::Less, a, b);
-                        self.fb.select(t, a, b)
+                        self.select_bits(t, a, b)
                     }
                     Mova => {
                         let mask = d.dest_mask();

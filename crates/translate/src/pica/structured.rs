@@ -161,11 +161,23 @@ impl Analyzer<'_> {
     }
 }
 
-/// The structured form of the program from `main`, or `None` when the dispatch loop is needed.
-pub(crate) fn analyze(code: &[u32], main: u32) -> Option<Vec<Node>> {
+/// The structured form of the program from `main` and the number of instructions it holds
+/// (callees counted per call site), or `None` when the dispatch loop is needed.
+pub(crate) fn analyze(code: &[u32], main: u32) -> Option<(Vec<Node>, usize)> {
     let ctx = Ctx { active: Vec::new(), ifs: 0, loops: 0, calls: 0, loop_body: false };
-    Analyzer { code, inlined: 0 }.region(main as usize, code.len(), &ctx, None, true)
+    let mut a = Analyzer { code, inlined: 0 };
+    let nodes = a.region(main as usize, code.len(), &ctx, None, true)?;
+    Some((nodes, a.inlined))
 }
+
+/// Largest structured program used in `exact` precision: none. `exact` takes straight code or
+/// the dispatch loop. Two reasons: every float24 operation there is a function call that drivers
+/// inline, and lavapipe needed more than a minute to compile a 160-instruction smith program in
+/// structured form (one second through the dispatch loop, which holds each instruction once); and
+/// smith seed 359 (an IF/ELSE followed by a forward JMPU) gave different bits in structured
+/// `exact` on lavapipe while the dispatch loop and `compat` matched, a difference not explained
+/// yet (docs/pica-translate.md).
+pub const EXACT_STRUCTURED_LIMIT: usize = 0;
 
 impl Gen<'_> {
     /// Emits a structured program.
