@@ -252,13 +252,13 @@ pub fn rsq(a: f32) -> f32 {
 #[allow(clippy::approx_constant)]
 /// Coefficients of `2^f` on [-1/2, 1/2] (degree 6, Chebyshev interpolation; relative error of the
 /// polynomial 2.6e-9, below f32's own rounding).
-const EX2_POLY: [f32; 7] =
+pub const EX2_POLY: [f32; 7] =
     [1.0, 0.693_147_2, 0.240_226_5, 0.055_503_27, 0.009_618_057, 0.001_340_042_8, 0.000_154_614_45];
 
 #[allow(clippy::approx_constant)]
 /// Coefficients of `log2(1+t) / t` on [sqrt(1/2)-1, sqrt(2)-1] (degree 10, Chebyshev
 /// interpolation; relative error 7.4e-10).
-const LG2_POLY: [f32; 11] = [
+pub const LG2_POLY: [f32; 11] = [
     1.442_695,
     -0.721_347_5,
     0.480_897_9,

@@ -13,34 +13,21 @@
 
 use naga::{BinaryOperator as B, Expression, Function, FunctionResult, Handle, MathFunction as M, Module, ScalarKind, Span, Statement, Type};
 
+use pica::interp::f24ops::{EX2_POLY, LG2_POLY};
+
 use super::abi::Abi;
 use crate::builder::FnBuilder;
 
 type H = Handle<Expression>;
 
-/// f32 bits of 2^-62, the smallest normal float24 (f24ops::MIN_NORMAL).
-const MIN_NORMAL_BITS: u32 = (127 - 62) << 23;
-/// f32 bits of 2^64 (f24ops::OVERFLOW).
-const OVERFLOW_BITS: u32 = (127 + 64) << 23;
-/// The NaN every arithmetic instruction returns (f24ops::NAN).
-const NAN_BITS: u32 = 0x7FC0_0000;
-
-/// Coefficients of f24ops' EX2 polynomial (same decimal literals, so the same f32 values).
-const EX2_POLY: [f32; 7] = [1.0, 0.693_147_2, 0.240_226_5, 0.055_503_27, 0.009_618_057, 0.001_340_042_8, 0.000_154_614_45];
-/// Coefficients of f24ops' LG2 polynomial.
-const LG2_POLY: [f32; 11] = [
-    1.442_695,
-    -0.721_347_5,
-    0.480_897_9,
-    -0.360_674_65,
-    0.288_575_6,
-    -0.240_447_57,
-    0.205_040_02,
-    -0.179_194_57,
-    0.172_342_58,
-    -0.167_650_52,
-    0.094_818_65,
-];
+// The constants of the algorithms are pica::interp::f24ops' own, so interpreter and shader
+// cannot drift apart.
+/// f32 bits of 2^-62, the smallest normal float24.
+const MIN_NORMAL_BITS: u32 = pica::interp::f24ops::MIN_NORMAL.to_bits();
+/// f32 bits of 2^64, where float24 overflows.
+const OVERFLOW_BITS: u32 = pica::interp::f24ops::OVERFLOW.to_bits();
+/// The NaN every arithmetic instruction returns.
+const NAN_BITS: u32 = pica::interp::f24ops::NAN.to_bits();
 
 /// The helper functions of one module.
 #[derive(Clone, Copy)]
