@@ -190,16 +190,7 @@ pub fn verify_vertex(
             "executable {entry} is a geometry shader: use verify_geometry"
         )));
     }
-    let t = translate(
-        shbin,
-        entry,
-        Options {
-            precision: settings.precision,
-            dispatch_only: settings.dispatch_only,
-        },
-    )?;
-    let info = backend::validate(&t.module)?;
-    let words = backend::spirv(&t.module, &info, settings.precision)?;
+    let words = spirv_words(shbin, entry, &settings)?;
     let mut rng = Rng::new(settings.seed);
     let special = settings.precision == Precision::Exact;
     let outputs = shader.output_registers();
@@ -279,6 +270,14 @@ pub fn verify_vertex(
 
 /// Writes the constants of the DVLE over `u`: every register the loader set in `loaded` (the
 /// interpreter's view of the constant table) keeps its loaded value.
+/// The validated SPIR-V words the CLI would write for this executable and settings.
+fn spirv_words(shbin: &Shbin, entry: usize, settings: &Settings) -> Result<Vec<u32>, VerifyError> {
+    let options = Options { precision: settings.precision, dispatch_only: settings.dispatch_only };
+    let t = translate(shbin, entry, options)?;
+    let info = backend::validate(&t.module)?;
+    Ok(backend::spirv(&t.module, &info, settings.precision)?)
+}
+
 fn apply_dvle_constants(u: &mut Uniforms, loaded: &Uniforms, shbin: &Shbin, entry: usize) {
     use pica::shbin::Constant;
     for c in &shbin.executables[entry].constants {
@@ -320,16 +319,7 @@ pub fn verify_geometry(
             "executable {entry} is a vertex shader: use verify_vertex"
         )));
     };
-    let t = translate(
-        shbin,
-        entry,
-        Options {
-            precision: settings.precision,
-            dispatch_only: settings.dispatch_only,
-        },
-    )?;
-    let info = backend::validate(&t.module)?;
-    let words = backend::spirv(&t.module, &info, settings.precision)?;
+    let words = spirv_words(shbin, entry, &settings)?;
     let mut rng = Rng::new(settings.seed);
     let special = settings.precision == Precision::Exact;
     let outputs = shader.output_registers();
