@@ -696,8 +696,58 @@ fn nan_times_an_unwritten_register_stays_nan() {
     }
 }
 
+/// A register that keeps its reset zero on one path and takes a constant on the other: the
+/// driver sees a select between two constants, which lavapipe's rules once turned into the wrong
+/// zero (`c ? -1.0 : 0.0` gave -0.0, `c ? 1.0 : -0.0` gave +0.0; smith seed 359,
+/// docs/pica-translate.md "Driver facts"). `exact` must keep both zeros in the structured form.
+#[test]
+fn exact_keeps_the_sign_of_zero_where_a_constant_write_is_skipped() {
+    let Some(gpu) = Gpu::for_tests() else { return };
+    let mut p = Prog::default();
+    let neg = p.desc(0xF, &[(true, Swizzle::IDENTITY)]);
+    // 0: dst r0, c0, r3 (r0 = (1.0, 0, 0, 0): x a constant; c0 and r3 are zero)
+    p.op2(Opcode::Dst, r(0), c(0), rs(3));
+    // 1: mov r1, -r2 (r1 = -0.0: r2 is never written)
+    p.arith(Opcode::Mov, r(1), rs(2), rs(2), AddrIndex::None, 0xF);
+    p.code[1] = {
+        let mut i = Instruction::decode(p.code[1]);
+        if let Operands::Arith { desc, .. } = &mut i.operands {
+            *desc = neg;
+        }
+        i.encode().unwrap()
+    };
+    // 2: jmpu b0, 5 (jump when b0 is true)
+    p.uni(Opcode::Jmpu, 5, 0, 0);
+    // 3: mov o1, -r0 (-1.0 in x when run)
+    let mut i = Instruction::decode(p.code[1]);
+    if let Operands::Arith { dst, src1, src2, .. } = &mut i.operands {
+        (*dst, *src1, *src2) = (o(1), rs(0), rs(0));
+    }
+    p.push(i);
+    // 4: dst r1, c0, r3 (r1 = (1.0, 0, 0, 0) when run)
+    p.op2(Opcode::Dst, r(1), c(0), rs(3));
+    // 5: mov o2, r1; end
+    p.op2(Opcode::Mov, o(2), rs(1), rs(1));
+    p.end();
+    let shbin = p.shbin(&[0, 1, 2]);
+    let options = Options { precision: Precision::Exact, ..Options::default() };
+    assert_eq!(translate(&shbin, 0, options).unwrap().interface.flow, translate::pica::FlowKind::Structured);
+    for jump in [true, false] {
+        let u = UniformBlock { b: jump as u16, ..UniformBlock::default() };
+        let out = run(&gpu, &shbin, Precision::Exact, &u, &[[[0.0; 4]; 16]]);
+        let (o1, o2) = if jump {
+            ([0.0, 0.0, 0.0, 0.0], [-0.0, -0.0, -0.0, -0.0])
+        } else {
+            ([-1.0, -0.0, -0.0, -0.0], [1.0, 0.0, 0.0, 0.0])
+        };
+        assert_vec(out[0][1], o1, &format!("o1, jump {jump}"));
+        assert_vec(out[0][2], o2, &format!("o2, jump {jump}"));
+    }
+}
+
 /// `verify` in `exact` on smith programs (fixed seeds; one in five a geometry shader; every
-/// seventh through the forced dispatch loop), 64 input sets each: 0 mismatched bits.
+/// seventh through the forced dispatch loop, the others straight or structured as chosen), 64
+/// input sets each: 0 mismatched bits.
 /// SMITH_PROGRAMS overrides the count (default 200; the issue asks for 2,000: `SMITH_PROGRAMS=2000`). Pipeline creation on lavapipe dominates,
 /// so the programs are spread over the available cores.
 #[test]

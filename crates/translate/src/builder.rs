@@ -55,15 +55,37 @@ pub struct FnBuilder<'m> {
     pub func: Function,
     blocks: Vec<Block>,
     emitter: Emitter,
+    opaque_zero: Option<OpaqueZero>,
+}
+
+/// A u32 the shader reads from a uniform (member `member` of the struct in `global`) and that
+/// the host keeps at zero. With it set, float literals are written as `bitcast(bits | zero)`:
+/// values the driver cannot fold. Mesa 22.3's NIR matched the constant 0.0 against its rule
+/// `bcsel(a, -1.0, -0.0) -> fneg(b2f(a))` (its constant match compares as floats, so +0.0 ==
+/// -0.0) and turned `c ? -1.0 : 0.0` into -0.0 for a false `c`, SignedZeroInfNanPreserve or not
+/// (docs/pica-translate.md "Driver facts").
+#[derive(Clone, Copy, Debug)]
+pub struct OpaqueZero {
+    /// The uniform block.
+    pub global: Handle<naga::GlobalVariable>,
+    /// Index of the zero member in the block's struct.
+    pub member: u32,
 }
 
 impl<'m> FnBuilder<'m> {
     /// Starts a function with the given name.
     pub fn new(module: &'m mut Module, name: &str) -> Self {
         let func = Function { name: Some(name.to_string()), ..Function::default() };
-        let mut b = FnBuilder { module, func, blocks: vec![Block::new()], emitter: Emitter::default() };
+        let mut b =
+            FnBuilder { module, func, blocks: vec![Block::new()], emitter: Emitter::default(), opaque_zero: None };
         b.emitter.start(&b.func.expressions);
         b
+    }
+
+    /// Writes every float literal (and [`FnBuilder::zero`]) through `zero`, hiding its value from
+    /// the driver's compiler; `None` writes plain literals.
+    pub fn set_opaque_zero(&mut self, zero: Option<OpaqueZero>) {
+        self.opaque_zero = zero;
     }
 
     fn flush(&mut self) {
@@ -115,14 +137,43 @@ impl<'m> FnBuilder<'m> {
 
     // ---- literals and variables ----
 
-    /// An f32 literal.
+    /// An f32 literal (opaque to the driver when [`FnBuilder::set_opaque_zero`] is set).
     pub fn f32(&mut self, v: f32) -> Handle<Expression> {
-        self.expr(Expression::Literal(Literal::F32(v)))
+        match self.opaque_zero {
+            Some(_) => self.f32_bits(v.to_bits()),
+            None => self.expr(Expression::Literal(Literal::F32(v))),
+        }
     }
-    /// An f32 of any bit pattern (naga rejects infinite and NaN literals): a bitcast u32.
+    /// An f32 of any bit pattern (naga rejects infinite and NaN literals): a bitcast u32
+    /// (opaque to the driver when [`FnBuilder::set_opaque_zero`] is set).
     pub fn f32_bits(&mut self, bits: u32) -> Handle<Expression> {
-        let u = self.u32(bits);
+        let mut u = self.u32(bits);
+        if let Some(OpaqueZero { global, member }) = self.opaque_zero {
+            let g = self.global(global);
+            let p = self.at(g, member);
+            let zero = self.load(p);
+            u = self.bin(BinaryOperator::InclusiveOr, u, zero);
+        }
         self.bitcast(u, ScalarKind::Float)
+    }
+    /// The zero value of `ty`; floats, float vectors and arrays of them built from
+    /// [`FnBuilder::f32`] when the builder writes opaque literals.
+    pub fn zero(&mut self, ty: Handle<Type>) -> Handle<Expression> {
+        if self.opaque_zero.is_some() {
+            match self.module.types[ty].inner {
+                TypeInner::Scalar(F32) => return self.f32(0.0),
+                TypeInner::Vector { size, scalar: F32 } => {
+                    let z = self.f32(0.0);
+                    return self.expr(Expression::Splat { size, value: z });
+                }
+                TypeInner::Array { base, size: naga::ArraySize::Constant(n), .. } => {
+                    let e = self.zero(base);
+                    return self.compose(ty, vec![e; n.get() as usize]);
+                }
+                _ => {}
+            }
+        }
+        self.expr(Expression::ZeroValue(ty))
     }
     /// A u32 literal.
     pub fn u32(&mut self, v: u32) -> Handle<Expression> {

@@ -1,12 +1,21 @@
 //! 10,000 random programs of `pica::smith` (fixed seeds 0..10,000, one in five a geometry
-//! shader) translate to every back end, and naga validates every module; a sample of the SPIR-V
-//! goes through spirv-val and of the GLSL through glslangValidator.
+//! shader) translate to every back end; naga validates every module, spirv-val accepts every
+//! SPIR-V file and glslangValidator every GLSL 450 and GLSL ES 310 file.
+//!
+//! The external tools run after the translations: spirv-val once per file on every core, and
+//! glslangValidator on batches of files (one process compiles each file of its command line as
+//! its own unit; its start-up, about 0.1 s, would otherwise dominate).
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use pica::smith::{generate, Config};
 use translate::pica::{translate, FlowKind, Options};
 use translate::{backend, Output, Precision, Target};
+
+const PROGRAMS: u64 = 10_000;
+/// Files per glslangValidator process.
+const GLSLANG_BATCH: usize = 250;
 
 fn tool(name: &str) -> bool {
     let ok = Command::new(name).arg("--version").output().is_ok();
@@ -16,15 +25,52 @@ fn tool(name: &str) -> bool {
     ok
 }
 
+/// Runs `check` over `items` on every core; returns the failures it reported.
+fn parallel<T: Sync>(items: &[T], check: impl Fn(&T) -> Option<String> + Sync) -> Vec<String> {
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 16);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut failures = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(k) else { break };
+                        failures.extend(check(item));
+                    }
+                    failures
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("worker")).collect()
+    })
+}
+
+fn spirv_val(file: &Path) -> Option<String> {
+    let o = Command::new("spirv-val").args(["--target-env", "vulkan1.1"]).arg(file).output().unwrap();
+    (!o.status.success()).then(|| format!("{}: {}", file.display(), String::from_utf8_lossy(&o.stderr)))
+}
+
+/// glslangValidator on a batch; on failure, the lines naming errors (they carry the file name).
+fn glslang(files: &[PathBuf]) -> Option<String> {
+    let o = Command::new("glslangValidator").args(files).output().unwrap();
+    (!o.status.success()).then(|| {
+        let text = String::from_utf8_lossy(&o.stdout);
+        let errors: Vec<&str> = text.lines().filter(|l| l.starts_with("ERROR")).take(10).collect();
+        format!("batch from {}: {}", files[0].display(), errors.join("\n"))
+    })
+}
+
 #[test]
 fn ten_thousand_smith_programs_translate_to_every_backend() {
-    let spirv_val = tool("spirv-val");
-    let glslang = tool("glslangValidator");
+    let check_spv = tool("spirv-val");
+    let check_glsl = tool("glslangValidator");
     let dir = std::env::temp_dir().join(format!("translate-smith-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut kinds = std::collections::BTreeMap::new();
-    let (mut checked_spv, mut checked_glsl) = (0, 0);
-    for seed in 0..10_000u64 {
+    let (mut spv_files, mut glsl_files) = (Vec::new(), Vec::new());
+    for seed in 0..PROGRAMS {
         let config = Config { geometry: seed % 5 == 0, ..Config::default() };
         let shbin = generate(seed, &config).to_shbin();
         // Precision and flow alternate so every combination is covered many times.
@@ -34,36 +80,57 @@ fn ten_thousand_smith_programs_translate_to_every_backend() {
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         *kinds.entry(format!("{:?}", t.interface.flow)).or_insert(0u32) += 1;
         let info = backend::validate(&t.module).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let stage = if t.entry().0 == naga::ShaderStage::Vertex { "vert" } else { "comp" };
         for target in Target::ALL {
             let out = backend::write_validated(&t.module, &info, target, t.entry(), precision)
                 .unwrap_or_else(|e| panic!("seed {seed} {}: {e}", target.name()));
-            match (&out, target) {
-                (Output::Words(_), Target::SpirV) if spirv_val && seed % 50 == 0 => {
-                    let f = dir.join(format!("{seed}.spv"));
-                    std::fs::write(&f, out.to_bytes()).unwrap();
-                    let o = Command::new("spirv-val").args(["--target-env", "vulkan1.1"]).arg(&f).output().unwrap();
-                    assert!(o.status.success(), "seed {seed}: {}", String::from_utf8_lossy(&o.stderr));
-                    checked_spv += 1;
-                }
-                (Output::Text(text), Target::Glsl) if glslang && seed % 100 == 0 => {
-                    let stage = if t.entry().0 == naga::ShaderStage::Vertex { "vert" } else { "comp" };
-                    let f = dir.join(format!("{seed}.{stage}"));
-                    std::fs::write(&f, text).unwrap();
-                    let o = Command::new("glslangValidator").arg("-V").arg("-o").arg(dir.join("g.spv")).arg(&f).output().unwrap();
-                    assert!(o.status.success(), "seed {seed}: {}", String::from_utf8_lossy(&o.stdout));
-                    checked_glsl += 1;
-                }
-                _ => {}
-            }
+            let file = match (&out, target) {
+                (Output::Words(_), Target::SpirV) if check_spv => dir.join(format!("{seed}.spv")),
+                (Output::Text(_), Target::Glsl) if check_glsl => dir.join(format!("{seed}.{stage}")),
+                (Output::Text(_), Target::GlslEs) if check_glsl => dir.join(format!("{seed}.es.{stage}")),
+                _ => continue,
+            };
+            std::fs::write(&file, out.to_bytes()).unwrap();
+            if target == Target::SpirV { spv_files.push(file) } else { glsl_files.push(file) }
         }
     }
-    eprintln!("smith flow kinds: {kinds:?}; spirv-val {checked_spv}, glslangValidator {checked_glsl}");
+    eprintln!("smith flow kinds: {kinds:?}");
     // The generator makes structured programs; most must take the structured path.
     assert!(kinds.get(&format!("{:?}", FlowKind::Structured)).is_some_and(|&n| n > 3_000), "{kinds:?}");
-    if spirv_val {
-        assert_eq!(checked_spv, 200);
+
+    if check_spv {
+        let failures = parallel(&spv_files, |f| spirv_val(f));
+        assert!(failures.is_empty(), "spirv-val rejected {} files; first: {}", failures.len(), failures[0]);
+        assert_eq!(spv_files.len() as u64, PROGRAMS);
+        eprintln!("spirv-val accepted {} SPIR-V files", spv_files.len());
     }
-    if glslang {
-        assert_eq!(checked_glsl, 100);
+    if check_glsl {
+        let batches: Vec<&[PathBuf]> = glsl_files.chunks(GLSLANG_BATCH).collect();
+        let failures = parallel(&batches, |b| glslang(b));
+        assert!(failures.is_empty(), "glslangValidator failed {} batches; first: {}", failures.len(), failures[0]);
+        assert_eq!(glsl_files.len() as u64, 2 * PROGRAMS);
+        eprintln!("glslangValidator accepted {} GLSL files (450 and ES 310)", glsl_files.len());
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The batch check fails when one file of a batch is bad (it could not, if glslangValidator
+/// stopped at the first file or ignored later ones).
+#[test]
+fn a_bad_file_fails_its_glslang_batch() {
+    if !tool("glslangValidator") {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("translate-glslang-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = "#version 450\nvoid main() { gl_Position = vec4(1.0); }\n";
+    let bad = "#version 450\nvoid main() { gl_Position = undefined_name; }\n";
+    let files: Vec<PathBuf> = (0..3).map(|k| dir.join(format!("{k}.vert"))).collect();
+    for (k, f) in files.iter().enumerate() {
+        std::fs::write(f, if k == 2 { bad } else { good }).unwrap();
+    }
+    assert!(glslang(&files[..2]).is_none());
+    let failure = glslang(&files).expect("the bad last file fails the batch");
+    assert!(failure.contains("undefined_name"), "{failure}");
+    std::fs::remove_dir_all(&dir).ok();
 }

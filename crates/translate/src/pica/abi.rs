@@ -2,7 +2,8 @@
 //!
 //! Group 0:
 //! - binding 0: uniform block `PicaUniforms { c: array<vec4<f32>, 96>, i: array<vec4<u32>, 4>,
-//!   b: u32 }` (std140 offsets 0, 1536, 1600; 1616 bytes). Bit n of `b` is boolean register bn.
+//!   b: u32, zero: u32 }` (std140 offsets 0, 1536, 1600, 1604; 1616 bytes). Bit n of `b` is
+//!   boolean register bn; `zero` must be 0 (`exact` builds its float constants from it).
 //! - binding 1: read-only storage `array<vec4<f32>>`: inputs of the compute entry points, 16
 //!   registers (v0-v15) per invocation.
 //! - binding 2: read-write storage `array<vec4<f32>>`: outputs of the compute entry points
@@ -13,12 +14,14 @@ use naga::{
     Type, TypeInner, VectorSize,
 };
 
-use crate::builder::{array, scalar, ty, vector, BOOL, F32, I32, U32};
+use crate::builder::{array, scalar, ty, vector, FnBuilder, OpaqueZero, BOOL, F32, I32, U32};
 
 /// Byte offset of `i` in the uniform block.
 pub const UNIFORM_I_OFFSET: u32 = 96 * 16;
 /// Byte offset of `b` in the uniform block.
 pub const UNIFORM_B_OFFSET: u32 = UNIFORM_I_OFFSET + 4 * 16;
+/// Byte offset of `zero` in the uniform block: a u32 the host keeps at 0.
+pub const UNIFORM_ZERO_OFFSET: u32 = UNIFORM_B_OFFSET + 4;
 /// Size of the uniform block in bytes.
 pub const UNIFORM_SIZE: u32 = UNIFORM_B_OFFSET + 16;
 /// vec4 registers per invocation in the input and output buffers of the compute entry points.
@@ -48,6 +51,8 @@ pub struct Abi {
     /// Private cmp.x, cmp.y.
     pub cmp_x: Handle<GlobalVariable>,
     pub cmp_y: Handle<GlobalVariable>,
+    /// Set in `exact`: functions write their float constants through the block's `zero`.
+    pub opaque: Option<OpaqueZero>,
 }
 
 fn private(module: &mut Module, name: &str, ty: Handle<Type>) -> Handle<GlobalVariable> {
@@ -101,6 +106,7 @@ impl Abi {
                         StructMember { name: Some("c".into()), ty: consts, binding: None, offset: 0 },
                         StructMember { name: Some("i".into()), ty: ints, binding: None, offset: UNIFORM_I_OFFSET },
                         StructMember { name: Some("b".into()), ty: u32, binding: None, offset: UNIFORM_B_OFFSET },
+                        StructMember { name: Some("zero".into()), ty: u32, binding: None, offset: UNIFORM_ZERO_OFFSET },
                     ],
                     span: UNIFORM_SIZE,
                 },
@@ -126,7 +132,19 @@ impl Abi {
         let al = private(module, "aL", i32);
         let cmp_x = private(module, "cmp_x", bool);
         let cmp_y = private(module, "cmp_y", bool);
-        Abi { u32, i32, bool, vec4f, vec2i, regs, uniforms, v, r, o, a0, al, cmp_x, cmp_y }
+        Abi { u32, i32, bool, vec4f, vec2i, regs, uniforms, v, r, o, a0, al, cmp_x, cmp_y, opaque: None }
+    }
+
+    /// Makes every function built from here on write opaque float constants (`exact`).
+    pub fn hide_constants(&mut self) {
+        self.opaque = Some(OpaqueZero { global: self.uniforms, member: 3 });
+    }
+
+    /// A function builder that writes float constants as this ABI asks.
+    pub fn builder<'m>(&self, module: &'m mut Module, name: &str) -> FnBuilder<'m> {
+        let mut fb = FnBuilder::new(module, name);
+        fb.set_opaque_zero(self.opaque);
+        fb
     }
 }
 
@@ -162,6 +180,7 @@ impl UniformBlock {
             }
         }
         out.extend_from_slice(&(self.b as u32).to_le_bytes());
+        // `zero` and the padding stay 0.
         out.resize(UNIFORM_SIZE as usize, 0);
         out
     }

@@ -15,7 +15,7 @@ use pica::shbin::Dvle;
 
 use super::abi::{self, Abi, REGS};
 use super::{call, compute_prologue, push_compute, Gen, ENTRY};
-use crate::builder::{array, FnBuilder};
+use crate::builder::array;
 
 /// vec4s per invocation in the input buffer of a geometry shader: v0-v15, then c0-c95 (the
 /// hardware writes fixed- and variable-mode vertex data into the float uniforms, so they are per
@@ -79,7 +79,7 @@ impl GsState {
 
 /// `pica_emit()`: the EMIT instruction.
 pub(crate) fn emit_function(module: &mut Module, abi: &Abi, g: &GsState) -> Handle<Function> {
-    let mut fb = FnBuilder::new(module, "pica_emit");
+    let mut fb = abi.builder(module, "pica_emit");
     let vbuf = fb.global(g.vbuf);
     let vtxp = fb.global(g.vtx);
     let vtx = fb.load(vtxp);
@@ -194,7 +194,7 @@ pub(crate) fn entry_point(module: &mut Module, abi: &Abi, g: &GsState, main_fn: 
     fb.store(p, base);
     let vb = fb.global(g.vbuf);
     let vbty = fb.module.global_variables[g.vbuf].ty;
-    let z = fb.expr(Expression::ZeroValue(vbty));
+    let z = fb.zero(vbty);
     fb.store(vb, z);
     let zu = fb.u32(0);
     for h in [g.vtx, g.count] {

@@ -15,9 +15,10 @@ mod gs;
 mod ops;
 mod structured;
 
-pub use abi::{UniformBlock, REGS, UNIFORM_B_OFFSET, UNIFORM_I_OFFSET, UNIFORM_SIZE};
+pub use abi::{UniformBlock, REGS, UNIFORM_B_OFFSET, UNIFORM_I_OFFSET, UNIFORM_SIZE, UNIFORM_ZERO_OFFSET};
 pub use flow::{CALL_DEPTH, IF_DEPTH, LOOP_DEPTH, MAX_STEPS};
 pub use gs::{GS_IN_STRIDE, GS_MAX_PRIMS, GS_PRIM_VEC4S, GS_STRIDE};
+pub use structured::EXACT_MAX_LOOP_DEPTH;
 
 use naga::{
     Binding, BuiltIn, Expression, Function, FunctionArgument, FunctionResult, Handle, Interpolation, Module,
@@ -133,7 +134,10 @@ pub fn translate(shbin: &Shbin, entry: usize, options: Options) -> Result<Transl
         }
     };
     let mut module = Module::default();
-    let abi = Abi::new(&mut module);
+    let mut abi = Abi::new(&mut module);
+    if options.precision == Precision::Exact {
+        abi.hide_constants();
+    }
     let gs_state = if geometry { Some(gs::GsState::new(&mut module, &abi, dvle)) } else { None };
     let descriptors = shbin.program.descriptors.iter().map(|d| d[0]).collect::<Vec<_>>();
 
@@ -147,7 +151,7 @@ pub fn translate(shbin: &Shbin, entry: usize, options: Options) -> Result<Transl
     let straight = if options.dispatch_only { None } else { flow::straight_line(code, dvle.main) };
     let tree = if straight.is_some() || options.dispatch_only { None } else { structured::analyze(code, dvle.main) };
     let tree = tree
-        .filter(|(_, size)| options.precision != Precision::Exact || *size <= structured::EXACT_STRUCTURED_LIMIT)
+        .filter(|&(_, depth)| options.precision != Precision::Exact || depth <= structured::EXACT_MAX_LOOP_DEPTH)
         .map(|(nodes, _)| nodes);
     let flow_kind = match (&straight, &tree) {
         (Some(_), _) => FlowKind::Straight,
@@ -155,7 +159,7 @@ pub fn translate(shbin: &Shbin, entry: usize, options: Options) -> Result<Transl
         _ => FlowKind::Dispatch,
     };
     let main_fn = {
-        let fb = FnBuilder::new(&mut module, "pica_main");
+        let fb = abi.builder(&mut module, "pica_main");
         let mut g = Gen {
             fb,
             abi,
@@ -198,7 +202,7 @@ impl Gen<'_> {
     /// Registers start at zero in every invocation (o, r, a0, aL, cmp).
     /// (Straight code never reads r from memory, so `with_temps` is false there.)
     fn reset(&mut self, with_temps: bool) {
-        let zero4 = self.fb.expr(Expression::ZeroValue(self.abi.regs));
+        let zero4 = self.fb.zero(self.abi.regs);
         let regs: &[_] = if with_temps { &[self.abi.r, self.abi.o] } else { &[self.abi.o] };
         for &g in regs {
             let p = self.fb.global(g);
@@ -283,7 +287,7 @@ fn vertex_entry(module: &mut Module, abi: &Abi, main_fn: Handle<Function>, input
         Type { name: Some("VertexOutput".into()), inner: TypeInner::Struct { members, span } },
         Span::UNDEFINED,
     );
-    let mut fb = FnBuilder::new(module, ENTRY);
+    let mut fb = abi.builder(module, ENTRY);
     for &v in inputs {
         fb.func.arguments.push(FunctionArgument {
             name: Some(format!("v{v}")),
@@ -291,7 +295,7 @@ fn vertex_entry(module: &mut Module, abi: &Abi, main_fn: Handle<Function>, input
             binding: Some(location(v as u32, false)),
         });
     }
-    let zero = fb.expr(Expression::ZeroValue(abi.regs));
+    let zero = fb.zero(abi.regs);
     let vg = fb.global(abi.v);
     fb.store(vg, zero);
     for (k, &v) in inputs.iter().enumerate() {
@@ -307,7 +311,7 @@ fn vertex_entry(module: &mut Module, abi: &Abi, main_fn: Handle<Function>, input
             let ptr = fb.at(og, p as u32);
             fb.load(ptr)
         }
-        None => fb.expr(Expression::ZeroValue(abi.vec4f)),
+        None => fb.zero(abi.vec4f),
     });
     for &o in outputs {
         let ptr = fb.at(og, o as u32);
@@ -341,7 +345,7 @@ pub(crate) fn compute_prologue<'m>(
     stride: u32,
 ) -> (FnBuilder<'m>, Handle<Expression>, Handle<Expression>) {
     let uvec3 = vector(module, VectorSize::Tri, U32);
-    let mut fb = FnBuilder::new(module, name);
+    let mut fb = abi.builder(module, name);
     fb.func.arguments.push(FunctionArgument {
         name: Some("gid".into()),
         ty: uvec3,

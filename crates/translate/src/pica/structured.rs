@@ -14,11 +14,13 @@
 //! - BREAK/BREAKC only directly in a loop body (inside an IF or a callee its JMP-priority update
 //!   can lose against a pop, ISA page: "do not use while in nested IF/CALL block inside LOOP");
 //! - JMPC/JMPU only forward inside the region, onto a statement boundary before its end (an
-//!   `if !cond` around the skipped statements); the top level reaches an END.
+//!   `if !cond` around the skipped statements); the top level reaches an END, and no END lies
+//!   inside a loop (a `return` there is left to the dispatch loop).
 //!
 //! Loops are bounded like the interpreter's step budget from below: each iteration counts one
-//! step, and the program stops after [`super::MAX_STEPS`] iterations, which only a run the
-//! interpreter also stops (it counts at least one instruction per iteration) can reach.
+//! step, and after [`super::MAX_STEPS`] iterations every loop breaks at its next iteration, which
+//! only a run the interpreter also stops (it counts at least one instruction per iteration) can
+//! reach; the outputs of such a run are undefined either way.
 
 use naga::{BinaryOperator as B, Expression, Handle, Statement};
 use pica::isa::{Instruction, Opcode, Operands};
@@ -63,6 +65,8 @@ struct Ctx {
 struct Analyzer<'a> {
     code: &'a [u32],
     inlined: usize,
+    /// Deepest loop nesting seen (callees inlined).
+    loop_depth: u32,
 }
 
 impl Analyzer<'_> {
@@ -85,6 +89,9 @@ impl Analyzer<'_> {
             let inst = Instruction::decode(*self.code.get(p)?);
             use Opcode::*;
             match (inst.opcode, inst.operands) {
+                // An END inside a loop would need an exit through every enclosing loop: that
+                // goes to the dispatch loop (see `Gen::structured_loop`).
+                (End, _) if ctx.loops > 0 => return None,
                 (End, _) => {
                     nodes.push(Node::End);
                     return Some(nodes);
@@ -112,6 +119,7 @@ impl Analyzer<'_> {
                     let mut inner = ctx.clone();
                     inner.loops += 1;
                     inner.loop_body = true;
+                    self.loop_depth = self.loop_depth.max(inner.loops);
                     let body = self.region(p + 1, end, &inner, Some(end as u32), false)?;
                     nodes.push(Node::Loop { id: id & 3, body });
                     p = end;
@@ -161,23 +169,33 @@ impl Analyzer<'_> {
     }
 }
 
-/// The structured form of the program from `main` and the number of instructions it holds
-/// (callees counted per call site), or `None` when the dispatch loop is needed.
-pub(crate) fn analyze(code: &[u32], main: u32) -> Option<(Vec<Node>, usize)> {
+/// Deepest loop nesting (callees inlined) that `exact` translates in structured form; deeper
+/// programs take the dispatch loop there. Measured on lavapipe (Mesa 22.3.6) over smith seeds
+/// 0-1,999 in `exact` (vertex programs): nesting depth 1: 70 programs, pipeline built and run in
+/// at most 0.12 s; depth 2: 22, at most 0.39 s; depth 3: 63, at most 0.74 s; depth 4: 910, median
+/// 0.13 s, but seed 1663 did not finish in 40 s (seed 153 neither, before its step-budget exit
+/// became a plain `break`), inside lavapipe's own compiler, while the dispatch loop builds it in
+/// 1.4 s and `compat` in 0.35 s. Real shaders nest loops one or two deep; the limit keeps a margin
+/// below the depth where the driver was seen to blow up (docs/pica-translate.md).
+pub const EXACT_MAX_LOOP_DEPTH: u32 = 2;
+
+/// The structured form of the program from `main` and its deepest loop nesting, or `None` when
+/// the dispatch loop is needed (also when inlining callees per call site would pass
+/// [`MAX_INLINED`] instructions).
+pub(crate) fn analyze(code: &[u32], main: u32) -> Option<(Vec<Node>, u32)> {
     let ctx = Ctx { active: Vec::new(), ifs: 0, loops: 0, calls: 0, loop_body: false };
-    let mut a = Analyzer { code, inlined: 0 };
+    let mut a = Analyzer { code, inlined: 0, loop_depth: 0 };
     let nodes = a.region(main as usize, code.len(), &ctx, None, true)?;
-    Some((nodes, a.inlined))
+    Some((nodes, a.loop_depth))
 }
 
-/// Largest structured program used in `exact` precision: none. `exact` takes straight code or
-/// the dispatch loop. Two reasons: every float24 operation there is a function call that drivers
-/// inline, and lavapipe needed more than a minute to compile a 160-instruction smith program in
-/// structured form (one second through the dispatch loop, which holds each instruction once); and
-/// smith seed 359 (an IF/ELSE followed by a forward JMPU) gave different bits in structured
-/// `exact` on lavapipe while the dispatch loop and `compat` matched, a difference not explained
-/// yet (docs/pica-translate.md).
-pub const EXACT_STRUCTURED_LIMIT: usize = 0;
+/// State of the structured emission.
+struct Emit {
+    /// Loop iterations so far (the step budget).
+    iters: H,
+    /// The aL counter of each enclosing loop, innermost last.
+    owns: Vec<H>,
+}
 
 impl Gen<'_> {
     /// Emits a structured program.
@@ -185,11 +203,11 @@ impl Gen<'_> {
         let u = self.abi.u32;
         let zero = self.fb.u32(0);
         let iters = self.fb.local("iterations", u, Some(zero));
-        let mut owns = Vec::new();
-        self.nodes(nodes, iters, &mut owns);
+        let mut ctx = Emit { iters, owns: Vec::new() };
+        self.nodes(nodes, &mut ctx);
     }
 
-    fn nodes(&mut self, nodes: &[Node], iters: H, owns: &mut Vec<H>) {
+    fn nodes(&mut self, nodes: &[Node], ctx: &mut Emit) {
         for n in nodes {
             match n {
                 Node::Inst(k) => {
@@ -201,10 +219,10 @@ impl Gen<'_> {
                     let inst = Instruction::decode(self.code[*at]);
                     let cond = self.flow_condition(&inst);
                     self.fb.open();
-                    self.nodes(then, iters, owns);
+                    self.nodes(then, ctx);
                     let accept = self.fb.close();
                     self.fb.open();
-                    self.nodes(els, iters, owns);
+                    self.nodes(els, ctx);
                     let reject = self.fb.close();
                     self.fb.stmt(Statement::If { condition: cond, accept, reject });
                 }
@@ -212,7 +230,7 @@ impl Gen<'_> {
                     let inst = Instruction::decode(self.code[*at]);
                     let cond = self.flow_condition(&inst);
                     self.fb.open();
-                    self.nodes(body, iters, owns);
+                    self.nodes(body, ctx);
                     let accept = self.fb.close();
                     self.fb.stmt(Statement::If { condition: cond, accept, reject: Default::default() });
                 }
@@ -221,13 +239,13 @@ impl Gen<'_> {
                     let cond = self.flow_condition(&inst);
                     self.fb.if_(cond, |fb| fb.stmt(Statement::Break));
                 }
-                Node::Loop { id, body, .. } => self.structured_loop(*id, body, iters, owns),
+                Node::Loop { id, body, .. } => self.structured_loop(*id, body, ctx),
                 Node::Skip { at, body } => {
                     let inst = Instruction::decode(self.code[*at]);
                     let cond = self.flow_condition(&inst);
                     let run = self.fb.not(cond);
                     self.fb.open();
-                    self.nodes(body, iters, owns);
+                    self.nodes(body, ctx);
                     let accept = self.fb.close();
                     self.fb.stmt(Statement::If { condition: run, accept, reject: Default::default() });
                 }
@@ -237,7 +255,7 @@ impl Gen<'_> {
 
     /// LOOP: aL = i.y, i.x + 1 iterations, aL += i.z after each; the loop's own counter is
     /// restored into aL by the end of an inner loop (pica::interp's per-entry aL).
-    fn structured_loop(&mut self, id: u8, body: &[Node], iters: H, owns: &mut Vec<H>) {
+    fn structured_loop(&mut self, id: u8, body: &[Node], ctx: &mut Emit) {
         let g = self.fb.global(self.abi.uniforms);
         let ip = self.fb.at(g, 1);
         let ip = self.fb.at(ip, id as u32);
@@ -259,14 +277,19 @@ impl Gen<'_> {
         self.fb.open();
         // Step budget from below: one step per iteration.
         let one = self.fb.u32(1);
-        self.fb.add_assign(iters, one);
-        let n = self.fb.load(iters);
+        self.fb.add_assign(ctx.iters, one);
+        let n = self.fb.load(ctx.iters);
         let max = self.fb.u32(MAX_STEPS);
         let spent = self.fb.bin(B::GreaterEqual, n, max);
-        self.fb.if_(spent, |fb| fb.stmt(Statement::Return { value: None }));
-        owns.push(own);
-        self.nodes(body, iters, owns);
-        owns.pop();
+        // A spent budget leaves this loop, and every loop at its next iteration: the program
+        // then ends after finite straight code, with outputs the interpreter does not define (it
+        // stops such a run with an error). A `return` here, or an exit flag tested after each
+        // inner loop, made lavapipe (Mesa 22.3) compile smith seed 153 in exact for minutes; as
+        // breaks it takes under a second (docs/pica-translate.md).
+        self.fb.if_(spent, |fb| fb.stmt(Statement::Break));
+        ctx.owns.push(own);
+        self.nodes(body, ctx);
+        ctx.owns.pop();
         self.fb.add_assign(own, z);
         let o = self.fb.load(own);
         let al = self.fb.global(self.abi.al);
@@ -280,7 +303,7 @@ impl Gen<'_> {
         self.fb.store(cnt, c1);
         let body = self.fb.close();
         self.fb.stmt(Statement::Loop { body, continuing: Default::default(), break_if: None });
-        if let Some(&outer) = owns.last() {
+        if let Some(&outer) = ctx.owns.last() {
             let o = self.fb.load(outer);
             let al = self.fb.global(self.abi.al);
             self.fb.store(al, o);
