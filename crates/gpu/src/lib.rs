@@ -134,6 +134,15 @@ impl Gpu {
         })
     }
 
+    /// A bind group of whole buffers at the given bindings.
+    fn bind_group(&self, layout: &wgpu::BindGroupLayout, buffers: &[(u32, &wgpu::Buffer)]) -> wgpu::BindGroup {
+        let entries: Vec<wgpu::BindGroupEntry> = buffers
+            .iter()
+            .map(|&(binding, buffer)| wgpu::BindGroupEntry { binding, resource: buffer.as_entire_binding() })
+            .collect();
+        self.device.create_bind_group(&wgpu::BindGroupDescriptor { label: None, layout, entries: &entries })
+    }
+
     fn upload(&self, data: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
         let b = self.buffer(data.len() as u64, usage | wgpu::BufferUsages::COPY_DST);
         self.queue.write_buffer(&b, 0, data);
@@ -251,24 +260,7 @@ impl Gpu {
             out_size,
             wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
         );
-        let bg = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: None,
-            layout: &bgl,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: ubuf.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: ibuf.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: obuf.as_entire_binding(),
-                },
-            ],
-        });
+        let bg = self.bind_group(&bgl, &[(0, &ubuf), (1, &ibuf), (2, &obuf)]);
         let mut encoder = self.device.create_command_encoder(&Default::default());
         {
             let mut pass = encoder.begin_compute_pass(&Default::default());

@@ -175,20 +175,7 @@ impl Gpu {
             &vec![0u8; out_words * 4],
             wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
         );
-        let bg = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: None,
-            layout: &bgl,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: ubuf.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 3,
-                    resource: obuf.as_entire_binding(),
-                },
-            ],
-        });
+        let bg = self.bind_group(&bgl, &[(0, &ubuf), (3, &obuf)]);
         let target = self.device.create_texture(&wgpu::TextureDescriptor {
             label: None,
             size: wgpu::Extent3d {
