@@ -389,78 +389,88 @@ fn relative_addressing_edges_from_the_facts_page() {
     }
 }
 
-#[test]
-fn corpus_vertex_shaders_render_like_the_compute_wrapper() {
-    let Some(gpu) = Gpu::for_tests() else { return };
+/// Every executable of the given kind in the corpus SHBINs: (file, SHBIN, executable index).
+fn corpus_executables(kind: pica::shbin::ShaderType) -> Vec<(std::path::PathBuf, Shbin, usize)> {
     let dir = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../../shared/corpus/pica/golden"
     );
-    let mut checked = 0;
-    for e in std::fs::read_dir(dir).unwrap() {
-        let path = e.unwrap().path();
-        if path.extension().is_none_or(|x| x != "shbin") {
-            continue;
-        }
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "shbin"))
+        .collect();
+    paths.sort();
+    let mut out = Vec::new();
+    for path in paths {
         let shbin = Shbin::read(&std::fs::read(&path).unwrap()).unwrap();
         for entry in 0..shbin.executables.len() {
-            if shbin.executables[entry].shader_type != pica::shbin::ShaderType::Vertex {
-                continue;
+            if shbin.executables[entry].shader_type == kind {
+                out.push((path.clone(), shbin.clone(), entry));
             }
-            let t = translate(&shbin, entry, Options::default()).unwrap();
-            let info = backend::validate(&t.module).unwrap();
-            let words = backend::spirv(&t.module, &info, Precision::Compat).unwrap();
-            // Identity-like uniforms: c[k] = e_(k mod 4) keeps positions small and in view.
-            let mut u = UniformBlock::default();
-            for k in 0..96 {
-                u.c[k] = [0.0; 4];
-                u.c[k][k % 4] = 1.0;
-            }
-            u.apply_constants(&shbin.executables[entry]);
-            let n = 32;
-            let inputs: Vec<u32> = (0..n * 16 * 4)
-                .map(|i| {
-                    let x = ((i * 37 % 101) as f32 / 101.0 - 0.5) * 0.8;
-                    // w = 1, z in front of the camera (Vulkan clips z < 0), x and y in view.
-                    match i % 4 {
-                        3 => 1.0f32,
-                        2 => x.abs() + 0.1,
-                        _ => x,
-                    }
-                    .to_bits()
-                })
-                .collect();
-            let compute = gpu
-                .run_compute(
-                    &words,
-                    translate::pica::COMPUTE_ENTRY,
-                    &u.to_bytes(),
-                    &inputs,
-                    n as u32,
-                    n * 64,
-                )
-                .unwrap();
-            let render = gpu
-                .run_vertex(&words, &t.interface, &u.to_bytes(), &inputs)
-                .unwrap();
-            let shown = render.vertices.iter().filter(|v| v.is_some()).count();
-            eprintln!(
-                "{} entry {entry}: {shown} of {n} vertices rasterized",
-                path.display()
-            );
-            for (i, vtx) in render.vertices.iter().enumerate() {
-                let Some(outs) = vtx else { continue };
-                for (k, &reg) in t.interface.outputs.iter().enumerate() {
-                    let base = i * 64 + reg as usize * 4;
-                    assert_eq!(
-                        outs[k][..],
-                        compute[base..base + 4],
-                        "{} entry {entry} vertex {i} o{reg}",
-                        path.display()
-                    );
+        }
+    }
+    out
+}
+
+#[test]
+fn corpus_vertex_shaders_render_like_the_compute_wrapper() {
+    let Some(gpu) = Gpu::for_tests() else { return };
+    let mut checked = 0;
+    for (path, shbin, entry) in corpus_executables(pica::shbin::ShaderType::Vertex) {
+        let t = translate(&shbin, entry, Options::default()).unwrap();
+        let info = backend::validate(&t.module).unwrap();
+        let words = backend::spirv(&t.module, &info, Precision::Compat).unwrap();
+        // Identity-like uniforms: c[k] = e_(k mod 4) keeps positions small and in view.
+        let mut u = UniformBlock::default();
+        for k in 0..96 {
+            u.c[k] = [0.0; 4];
+            u.c[k][k % 4] = 1.0;
+        }
+        u.apply_constants(&shbin.executables[entry]);
+        let n = 32;
+        let inputs: Vec<u32> = (0..n * 16 * 4)
+            .map(|i| {
+                let x = ((i * 37 % 101) as f32 / 101.0 - 0.5) * 0.8;
+                // w = 1, z in front of the camera (Vulkan clips z < 0), x and y in view.
+                match i % 4 {
+                    3 => 1.0f32,
+                    2 => x.abs() + 0.1,
+                    _ => x,
                 }
-                checked += 1;
+                .to_bits()
+            })
+            .collect();
+        let compute = gpu
+            .run_compute(
+                &words,
+                translate::pica::COMPUTE_ENTRY,
+                &u.to_bytes(),
+                &inputs,
+                n as u32,
+                n * 64,
+            )
+            .unwrap();
+        let render = gpu
+            .run_vertex(&words, &t.interface, &u.to_bytes(), &inputs)
+            .unwrap();
+        let shown = render.vertices.iter().filter(|v| v.is_some()).count();
+        eprintln!(
+            "{} entry {entry}: {shown} of {n} vertices rasterized",
+            path.display()
+        );
+        for (i, vtx) in render.vertices.iter().enumerate() {
+            let Some(outs) = vtx else { continue };
+            for (k, &reg) in t.interface.outputs.iter().enumerate() {
+                let base = i * 64 + reg as usize * 4;
+                assert_eq!(
+                    outs[k][..],
+                    compute[base..base + 4],
+                    "{} entry {entry} vertex {i} o{reg}",
+                    path.display()
+                );
             }
+            checked += 1;
         }
     }
     assert!(checked > 100, "only {checked} vertices rasterized");
@@ -534,38 +544,33 @@ fn exact_mode_matches_the_interpreter_bit_for_bit_on_every_operation() {
 #[test]
 fn corpus_verifies_in_exact_and_compat() {
     let Some(gpu) = Gpu::for_tests() else { return };
-    let dir = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/pica/golden"
-    );
     let mut executables = 0;
-    for e in std::fs::read_dir(dir).unwrap() {
-        let path = e.unwrap().path();
-        if path.extension().is_none_or(|x| x != "shbin") {
-            continue;
+    for (path, shbin, entry) in corpus_executables(pica::shbin::ShaderType::Vertex) {
+        // Exact through the chosen flow translation and through the dispatch loop alone.
+        let runs = [
+            (Precision::Exact, false),
+            (Precision::Exact, true),
+            (Precision::Compat, false),
+        ];
+        for (precision, dispatch_only) in runs {
+            let settings = gpu::verify::Settings {
+                cases: 64,
+                precision,
+                seed: entry as u64 + 1,
+                dispatch_only,
+            };
+            let report = gpu::verify::verify_vertex(&gpu, &shbin, entry, settings).unwrap();
+            assert_eq!(
+                report.failed,
+                0,
+                "{} {precision:?} dispatch {dispatch_only}: {:?}",
+                path.display(),
+                report.examples
+            );
+            assert_eq!(report.mismatched_components, 0);
+            assert_eq!(report.passed + report.skipped, 64);
         }
-        let shbin = Shbin::read(&std::fs::read(&path).unwrap()).unwrap();
-        for entry in 0..shbin.executables.len() {
-            if shbin.executables[entry].shader_type != pica::shbin::ShaderType::Vertex {
-                continue;
-            }
-            // Exact through the chosen flow translation and through the dispatch loop alone.
-            let runs = [(Precision::Exact, false), (Precision::Exact, true), (Precision::Compat, false)];
-            for (precision, dispatch_only) in runs {
-                let settings = gpu::verify::Settings { cases: 64, precision, seed: entry as u64 + 1, dispatch_only };
-                let report = gpu::verify::verify_vertex(&gpu, &shbin, entry, settings).unwrap();
-                assert_eq!(
-                    report.failed,
-                    0,
-                    "{} {precision:?} dispatch {dispatch_only}: {:?}",
-                    path.display(),
-                    report.examples
-                );
-                assert_eq!(report.mismatched_components, 0);
-                assert_eq!(report.passed + report.skipped, 64);
-            }
-            executables += 1;
-        }
+        executables += 1;
     }
     assert_eq!(executables, 26, "corpus vertex executables");
 }
@@ -575,45 +580,31 @@ fn corpus_verifies_in_exact_and_compat() {
 #[test]
 fn corpus_geometry_shaders_emit_the_interpreters_primitives() {
     let Some(gpu) = Gpu::for_tests() else { return };
-    let dir = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/pica/golden"
-    );
     let mut executables = 0;
-    for e in std::fs::read_dir(dir).unwrap() {
-        let path = e.unwrap().path();
-        if path.extension().is_none_or(|x| x != "shbin") {
-            continue;
+    for (path, shbin, entry) in corpus_executables(pica::shbin::ShaderType::Geometry) {
+        for precision in [Precision::Exact, Precision::Compat] {
+            let settings = gpu::verify::Settings {
+                cases: 64,
+                precision,
+                seed: 11,
+                dispatch_only: false,
+            };
+            let report = gpu::verify::verify_geometry(&gpu, &shbin, entry, settings).unwrap();
+            assert_eq!(
+                report.failed,
+                0,
+                "{} {precision:?}: {:?}",
+                path.display(),
+                report.examples
+            );
+            assert!(
+                report.passed >= 32,
+                "{} {precision:?}: only {} cases ran",
+                path.display(),
+                report.passed
+            );
         }
-        let shbin = Shbin::read(&std::fs::read(&path).unwrap()).unwrap();
-        for entry in 0..shbin.executables.len() {
-            if shbin.executables[entry].shader_type != pica::shbin::ShaderType::Geometry {
-                continue;
-            }
-            for precision in [Precision::Exact, Precision::Compat] {
-                let settings = gpu::verify::Settings {
-                    cases: 64,
-                    precision,
-                    seed: 11,
-                    dispatch_only: false,
-                };
-                let report = gpu::verify::verify_geometry(&gpu, &shbin, entry, settings).unwrap();
-                assert_eq!(
-                    report.failed,
-                    0,
-                    "{} {precision:?}: {:?}",
-                    path.display(),
-                    report.examples
-                );
-                assert!(
-                    report.passed >= 32,
-                    "{} {precision:?}: only {} cases ran",
-                    path.display(),
-                    report.passed
-                );
-            }
-            executables += 1;
-        }
+        executables += 1;
     }
     assert_eq!(executables, 5, "corpus geometry executables");
 }
@@ -625,7 +616,11 @@ fn corpus_geometry_shaders_emit_the_interpreters_primitives() {
 #[test]
 fn random_programs_match_the_interpreter_in_exact() {
     let Some(gpu) = Gpu::for_tests() else { return };
-    let ops: Vec<Opcode> = Opcode::ALL.iter().copied().filter(|o| !matches!(o, Opcode::Emit | Opcode::Setemit)).collect();
+    let ops: Vec<Opcode> = Opcode::ALL
+        .iter()
+        .copied()
+        .filter(|o| !matches!(o, Opcode::Emit | Opcode::Setemit))
+        .collect();
     let mut rng = gpu::verify::Rng::new(2024);
     let (mut programs, mut passed, mut kinds) = (0, 0, std::collections::BTreeMap::new());
     for _ in 0..100 {
@@ -636,7 +631,8 @@ fn random_programs_match_the_interpreter_in_exact() {
             let word = (op.first_bits6() as u32) << 26 | (rng.next() as u32 & 0x03FF_FFFF);
             let mut inst = Instruction::decode(word);
             // Forward targets only, inside the program: every program terminates.
-            let fwd = |rng: &mut gpu::verify::Rng| (k + 1 + rng.below((len - k) as u64) as usize) as u16;
+            let fwd =
+                |rng: &mut gpu::verify::Rng| (k + 1 + rng.below((len - k) as u64) as usize) as u16;
             match &mut inst.operands {
                 Operands::Flow { dst, num, .. } => {
                     *dst = fwd(&mut rng);
@@ -652,23 +648,43 @@ fn random_programs_match_the_interpreter_in_exact() {
             }
             code.push(inst.encode().unwrap());
         }
-        code.push(Instruction { opcode: Opcode::End, operands: Operands::None, extra: 0 }.encode().unwrap());
+        code.push(
+            Instruction {
+                opcode: Opcode::End,
+                operands: Operands::None,
+                extra: 0,
+            }
+            .encode()
+            .unwrap(),
+        );
         let descs: Vec<u32> = (0..8).map(|_| rng.next() as u32 | 0xF).collect();
         let mut p = Prog::default();
         p.code = code;
         p.descs = descs;
         let shbin = p.shbin(&[]);
-        let kind = translate(&shbin, 0, Options::default()).unwrap().interface.flow;
+        let kind = translate(&shbin, 0, Options::default())
+            .unwrap()
+            .interface
+            .flow;
         *kinds.entry(format!("{kind:?}")).or_insert(0) += 1;
         for dispatch_only in [false, true] {
-            let settings = gpu::verify::Settings { cases: 8, precision: Precision::Exact, seed: programs, dispatch_only };
+            let settings = gpu::verify::Settings {
+                cases: 8,
+                precision: Precision::Exact,
+                seed: programs,
+                dispatch_only,
+            };
             let report = gpu::verify::verify_vertex(&gpu, &shbin, 0, settings).unwrap();
             if report.failed != 0 {
                 let f = std::env::temp_dir().join(format!("random-program-{programs}.shbin"));
                 std::fs::write(&f, shbin.to_bytes()).unwrap();
                 eprintln!("written to {}", f.display());
             }
-            assert_eq!(report.failed, 0, "program {programs} ({kind:?}, dispatch {dispatch_only}) {:08x?}: {:?}", p.code, report.examples);
+            assert_eq!(
+                report.failed, 0,
+                "program {programs} ({kind:?}, dispatch {dispatch_only}) {:08x?}: {:?}",
+                p.code, report.examples
+            );
             passed += report.passed;
         }
         programs += 1;
@@ -691,8 +707,16 @@ fn nan_times_an_unwritten_register_stays_nan() {
         let mut u = UniformBlock::default();
         u.c[5] = [f32::NAN, 1.0, INF, 0.0];
         let out = run(&gpu, &shbin, precision, &u, &[[[0.0; 4]; 16]]);
-        assert!(out[0][1].iter().all(|x| x.is_nan()), "{precision:?} dp4 {:?}", out[0][1]);
-        assert_vec(out[0][2], [f32::NAN, 0.0, 0.0, 0.0], &format!("{precision:?} mul"));
+        assert!(
+            out[0][1].iter().all(|x| x.is_nan()),
+            "{precision:?} dp4 {:?}",
+            out[0][1]
+        );
+        assert_vec(
+            out[0][2],
+            [f32::NAN, 0.0, 0.0, 0.0],
+            &format!("{precision:?} mul"),
+        );
     }
 }
 
@@ -720,7 +744,10 @@ fn exact_keeps_the_sign_of_zero_where_a_constant_write_is_skipped() {
     p.uni(Opcode::Jmpu, 5, 0, 0);
     // 3: mov o1, -r0 (-1.0 in x when run)
     let mut i = Instruction::decode(p.code[1]);
-    if let Operands::Arith { dst, src1, src2, .. } = &mut i.operands {
+    if let Operands::Arith {
+        dst, src1, src2, ..
+    } = &mut i.operands
+    {
         (*dst, *src1, *src2) = (o(1), rs(0), rs(0));
     }
     p.push(i);
@@ -730,10 +757,19 @@ fn exact_keeps_the_sign_of_zero_where_a_constant_write_is_skipped() {
     p.op2(Opcode::Mov, o(2), rs(1), rs(1));
     p.end();
     let shbin = p.shbin(&[0, 1, 2]);
-    let options = Options { precision: Precision::Exact, ..Options::default() };
-    assert_eq!(translate(&shbin, 0, options).unwrap().interface.flow, translate::pica::FlowKind::Structured);
+    let options = Options {
+        precision: Precision::Exact,
+        ..Options::default()
+    };
+    assert_eq!(
+        translate(&shbin, 0, options).unwrap().interface.flow,
+        translate::pica::FlowKind::Structured
+    );
     for jump in [true, false] {
-        let u = UniformBlock { b: jump as u16, ..UniformBlock::default() };
+        let u = UniformBlock {
+            b: jump as u16,
+            ..UniformBlock::default()
+        };
         let out = run(&gpu, &shbin, Precision::Exact, &u, &[[[0.0; 4]; 16]]);
         let (o1, o2) = if jump {
             ([0.0, 0.0, 0.0, 0.0], [-0.0, -0.0, -0.0, -0.0])
@@ -753,8 +789,13 @@ fn exact_keeps_the_sign_of_zero_where_a_constant_write_is_skipped() {
 #[test]
 fn smith_programs_verify_bit_exact() {
     let Some(gpu) = Gpu::for_tests() else { return };
-    let count: u64 = std::env::var("SMITH_PROGRAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8) as u64;
+    let count: u64 = std::env::var("SMITH_PROGRAMS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(200);
+    let workers = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(1, 8) as u64;
     let totals: Vec<(usize, usize)> = std::thread::scope(|scope| {
         let gpu = &gpu;
         let handles: Vec<_> = (0..workers)
@@ -762,10 +803,17 @@ fn smith_programs_verify_bit_exact() {
                 scope.spawn(move || {
                     let (mut passed, mut skipped) = (0, 0);
                     for seed in (w..count).step_by(workers as usize) {
-                        let config = pica::smith::Config { geometry: seed % 5 == 0, ..Default::default() };
+                        let config = pica::smith::Config {
+                            geometry: seed % 5 == 0,
+                            ..Default::default()
+                        };
                         let shbin = pica::smith::generate(seed, &config).to_shbin();
-                        let settings =
-                            gpu::verify::Settings { cases: 64, precision: Precision::Exact, seed, dispatch_only: seed % 7 == 0 };
+                        let settings = gpu::verify::Settings {
+                            cases: 64,
+                            precision: Precision::Exact,
+                            seed,
+                            dispatch_only: seed % 7 == 0,
+                        };
                         let report = if config.geometry {
                             gpu::verify::verify_geometry(gpu, &shbin, 0, settings)
                         } else {
@@ -781,10 +829,17 @@ fn smith_programs_verify_bit_exact() {
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().expect("worker")).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("worker"))
+            .collect()
     });
     let passed: usize = totals.iter().map(|t| t.0).sum();
     let skipped: usize = totals.iter().map(|t| t.1).sum();
     eprintln!("smith: {count} programs, {passed} cases matched bit for bit, {skipped} skipped");
-    assert!(passed as u64 >= count * 60, "{passed} of {} cases ran", count * 64);
+    assert!(
+        passed as u64 >= count * 60,
+        "{passed} of {} cases ran",
+        count * 64
+    );
 }
