@@ -181,14 +181,14 @@ impl Gpu {
         Ok(words)
     }
 
-    fn layout(
+    /// Group 0 of buffers (binding, type, stages) and the pipeline layout that holds it.
+    fn layouts(
         &self,
-        entries: &[(u32, wgpu::BufferBindingType)],
-        visibility: wgpu::ShaderStages,
-    ) -> wgpu::BindGroupLayout {
+        entries: &[(u32, wgpu::BufferBindingType, wgpu::ShaderStages)],
+    ) -> (wgpu::BindGroupLayout, wgpu::PipelineLayout) {
         let entries = entries
             .iter()
-            .map(|&(binding, ty)| wgpu::BindGroupLayoutEntry {
+            .map(|&(binding, ty, visibility)| wgpu::BindGroupLayoutEntry {
                 binding,
                 visibility,
                 ty: wgpu::BindingType::Buffer {
@@ -199,11 +199,20 @@ impl Gpu {
                 count: None,
             })
             .collect::<Vec<_>>();
-        self.device
+        let bgl = self
+            .device
             .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                 label: None,
                 entries: &entries,
-            })
+            });
+        let layout = self
+            .device
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: None,
+                bind_group_layouts: &[Some(&bgl)],
+                immediate_size: 0,
+            });
+        (bgl, layout)
     }
 
     /// Runs compute entry point `entry` of `words` over `invocations` invocations with the ABI of
@@ -224,21 +233,12 @@ impl Gpu {
         use wgpu::BufferBindingType as T;
         let wg = translate::pica::WORKGROUP;
         let module = self.module(words, &[(entry, (wg, 1, 1))]);
-        let bgl = self.layout(
-            &[
-                (0, T::Uniform),
-                (1, T::Storage { read_only: true }),
-                (2, T::Storage { read_only: false }),
-            ],
-            wgpu::ShaderStages::COMPUTE,
-        );
-        let layout = self
-            .device
-            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: None,
-                bind_group_layouts: &[Some(&bgl)],
-                immediate_size: 0,
-            });
+        let compute = wgpu::ShaderStages::COMPUTE;
+        let (bgl, layout) = self.layouts(&[
+            (0, T::Uniform, compute),
+            (1, T::Storage { read_only: true }, compute),
+            (2, T::Storage { read_only: false }, compute),
+        ]);
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let pipeline = self
             .device

@@ -85,40 +85,10 @@ impl Gpu {
         let fs = self.module(&fs_words, &[("main", (0, 0, 0))]);
 
         // Group 0 holds the vertex uniforms (binding 0) and the fragment output (binding 3).
-        let bgl = self
-            .device
-            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: None,
-                entries: &[
-                    wgpu::BindGroupLayoutEntry {
-                        binding: 0,
-                        visibility: wgpu::ShaderStages::VERTEX,
-                        ty: wgpu::BindingType::Buffer {
-                            ty: T::Uniform,
-                            has_dynamic_offset: false,
-                            min_binding_size: None,
-                        },
-                        count: None,
-                    },
-                    wgpu::BindGroupLayoutEntry {
-                        binding: 3,
-                        visibility: wgpu::ShaderStages::FRAGMENT,
-                        ty: wgpu::BindingType::Buffer {
-                            ty: T::Storage { read_only: false },
-                            has_dynamic_offset: false,
-                            min_binding_size: None,
-                        },
-                        count: None,
-                    },
-                ],
-            });
-        let layout = self
-            .device
-            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: None,
-                bind_group_layouts: &[Some(&bgl)],
-                immediate_size: 0,
-            });
+        let (bgl, layout) = self.layouts(&[
+            (0, T::Uniform, wgpu::ShaderStages::VERTEX),
+            (3, T::Storage { read_only: false }, wgpu::ShaderStages::FRAGMENT),
+        ]);
         let attributes = interface
             .inputs
             .iter()

@@ -38,6 +38,37 @@ pub struct Report {
     pub examples: Vec<String>,
 }
 
+/// Mismatch descriptions a report keeps.
+const MAX_EXAMPLES: usize = 8;
+
+impl Report {
+    /// Keeps the description of a mismatch while fewer than [`MAX_EXAMPLES`] are kept.
+    fn example(&mut self, text: impl FnOnce() -> String) {
+        if self.examples.len() < MAX_EXAMPLES {
+            self.examples.push(text());
+        }
+    }
+
+    /// Counts a finished case with `bad` mismatched components.
+    fn case(&mut self, bad: usize) {
+        self.mismatched_components += bad;
+        if bad == 0 {
+            self.passed += 1;
+        } else {
+            self.failed += 1;
+        }
+    }
+}
+
+/// Whether a component matches: bit for bit in `exact`, else within the `compat` tolerance.
+fn component_matches(exact: bool, got: f32, want: f32) -> bool {
+    if exact {
+        exact_match(got, want)
+    } else {
+        compat_match(got, want)
+    }
+}
+
 /// Verification settings.
 #[derive(Clone, Copy, Debug)]
 pub struct Settings {
@@ -237,39 +268,27 @@ pub fn verify_vertex(
                 for k in 0..4 {
                     let got = f32::from_bits(out[(case * REGS as usize + reg as usize) * 4 + k]);
                     let w = want[reg as usize][k];
-                    let ok = if settings.precision == Precision::Exact {
-                        exact_match(got, w)
-                    } else {
-                        compat_match(got, w)
-                    };
-                    if !ok {
+                    if !component_matches(special, got, w) {
                         bad += 1;
-                        if report.examples.len() < 8 {
-                            report.examples.push(format!(
+                        report.example(|| {
+                            format!(
                                 "case {}: o{reg}.{} = {got:e} ({:#010x}), reference {w:e} ({:#010x})",
                                 done + case,
                                 ["x", "y", "z", "w"][k],
                                 got.to_bits(),
                                 w.to_bits()
-                            ));
-                        }
+                            )
+                        });
                     }
                 }
             }
-            report.mismatched_components += bad;
-            if bad == 0 {
-                report.passed += 1;
-            } else {
-                report.failed += 1;
-            }
+            report.case(bad);
         }
         done += n;
     }
     Ok(report)
 }
 
-/// Writes the constants of the DVLE over `u`: every register the loader set in `loaded` (the
-/// interpreter's view of the constant table) keeps its loaded value.
 /// The validated SPIR-V words the CLI would write for this executable and settings.
 fn spirv_words(shbin: &Shbin, entry: usize, settings: &Settings) -> Result<Vec<u32>, VerifyError> {
     let options = Options { precision: settings.precision, dispatch_only: settings.dispatch_only };
@@ -278,6 +297,8 @@ fn spirv_words(shbin: &Shbin, entry: usize, settings: &Settings) -> Result<Vec<u
     Ok(backend::spirv(&t.module, &info, settings.precision)?)
 }
 
+/// Writes the constants of the DVLE over `u`: every register the loader set in `loaded` (the
+/// interpreter's view of the constant table) keeps its loaded value.
 fn apply_dvle_constants(u: &mut Uniforms, loaded: &Uniforms, shbin: &Shbin, entry: usize) {
     use pica::shbin::Constant;
     for c in &shbin.executables[entry].constants {
@@ -384,13 +405,7 @@ pub fn verify_geometry(
         let mut bad = 0;
         if want.len() != g.count {
             bad += 1;
-            if report.examples.len() < 8 {
-                report.examples.push(format!(
-                    "case {case}: {} primitives, reference {}",
-                    g.count,
-                    want.len()
-                ));
-            }
+            report.example(|| format!("case {case}: {} primitives, reference {}", g.count, want.len()));
         }
         for (p, (w, gp)) in want
             .iter()
@@ -406,30 +421,20 @@ pub fn verify_geometry(
                     for k in 0..4 {
                         let gv = f32::from_bits(gp.vertices[s][reg as usize][k]);
                         let wv = w.vertices[s][reg as usize][k];
-                        let ok = if special {
-                            exact_match(gv, wv)
-                        } else {
-                            compat_match(gv, wv)
-                        };
-                        if !ok {
+                        if !component_matches(special, gv, wv) {
                             bad += 1;
-                            if report.examples.len() < 8 {
-                                report.examples.push(format!(
+                            report.example(|| {
+                                format!(
                                     "case {case}: primitive {p} vertex {s} o{reg}.{} = {gv:e}, reference {wv:e}",
                                     ["x", "y", "z", "w"][k]
-                                ));
-                            }
+                                )
+                            });
                         }
                     }
                 }
             }
         }
-        report.mismatched_components += bad;
-        if bad == 0 {
-            report.passed += 1;
-        } else {
-            report.failed += 1;
-        }
+        report.case(bad);
     }
     Ok(report)
 }
