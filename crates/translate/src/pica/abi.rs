@@ -22,6 +22,8 @@ pub const UNIFORM_I_OFFSET: u32 = 96 * 16;
 pub const UNIFORM_B_OFFSET: u32 = UNIFORM_I_OFFSET + 4 * 16;
 /// Byte offset of `zero` in the uniform block: a u32 the host keeps at 0.
 pub const UNIFORM_ZERO_OFFSET: u32 = UNIFORM_B_OFFSET + 4;
+/// Index of `zero` among the members of the uniform block's struct (the fourth, as `Abi::new` lists them).
+const ZERO_MEMBER: u32 = 3;
 /// Size of the uniform block in bytes.
 pub const UNIFORM_SIZE: u32 = UNIFORM_B_OFFSET + 16;
 /// vec4 registers per invocation in the input and output buffers of the compute entry points.
@@ -137,7 +139,7 @@ impl Abi {
 
     /// Makes every function built from here on write opaque float constants (`exact`).
     pub fn hide_constants(&mut self) {
-        self.opaque = Some(OpaqueZero { global: self.uniforms, member: 3 });
+        self.opaque = Some(OpaqueZero { global: self.uniforms, member: ZERO_MEMBER });
     }
 
     /// A function builder that writes float constants as this ABI asks.
