@@ -27,7 +27,10 @@ const SAMPLES: &[Sample] = &[
     Sample { name: "points (GS)", files: &[("points.g.pica", include_str!("../samples/points.g.pica"))] },
     Sample {
         name: "lit + common",
-        files: &[("common.pica", include_str!("../samples/common.pica")), ("lit.v.pica", include_str!("../samples/lit.v.pica"))],
+        files: &[
+            ("common.pica", include_str!("../samples/common.pica")),
+            ("lit.v.pica", include_str!("../samples/lit.v.pica")),
+        ],
     },
 ];
 
@@ -44,7 +47,11 @@ fn disasm_round_trip(shbin: &Shbin, bytes: &[u8]) -> Result<(), String> {
 
 pub fn run(_args: DemoArgs) -> anyhow::Result<ExitCode> {
     let mut table = String::new();
-    let _ = writeln!(table, "{:<14} {:>5} {:>12} {:>6} {:>10}  {:<10} {:<10}", "sample", "DVLEs", "instructions", "bytes", "time", "container", "disasm");
+    let _ = writeln!(
+        table,
+        "{:<14} {:>5} {:>12} {:>6} {:>10}  {:<10} {:<10}",
+        "sample", "DVLEs", "instructions", "bytes", "time", "container", "disasm"
+    );
     let mut failed = false;
     for s in SAMPLES {
         let sources: Vec<Source> = s.files.iter().map(|(name, text)| Source { name, text }).collect();

@@ -64,7 +64,11 @@ pub fn run(args: GxArgs) -> anyhow::Result<ExitCode> {
         }
         GxCommand::Bp { file, binary } => {
             let bytes = read(&file)?;
-            let list = if binary { bytes } else { parse_hex(&String::from_utf8_lossy(&bytes)).with_context(|| format!("{}", file.display()))? };
+            let list = if binary {
+                bytes
+            } else {
+                parse_hex(&String::from_utf8_lossy(&bytes)).with_context(|| format!("{}", file.display()))?
+            };
             let mut regs = BpRegs::new();
             gx::dl::apply(&mut regs, &list, 0).with_context(|| format!("{}: display list", file.display()))?;
             crate::output::emit(&regs.print())?;
@@ -74,7 +78,9 @@ pub fn run(args: GxArgs) -> anyhow::Result<ExitCode> {
             let writes = gx::listing::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
             let bytes: Vec<u8> = writes.iter().flat_map(|&(a, v)| gx::dl::bp_load(a, v)).collect();
             match output {
-                Some(out) => std::fs::write(&out, &bytes).with_context(|| format!("{}: cannot write", out.display()))?,
+                Some(out) => {
+                    std::fs::write(&out, &bytes).with_context(|| format!("{}: cannot write", out.display()))?
+                }
                 None => {
                     let lines: String = bytes
                         .chunks(5)
@@ -128,7 +134,9 @@ fn fields(layout: &RegisterLayout, raw: u32) -> Value {
     for f in layout.describe(raw) {
         let v = match f.meaning {
             Some(m) => json!(m),
-            None if layout.fields.iter().any(|x| x.name == f.name && x.width() == 1 && !x.signed) => json!(f.value != 0),
+            None if layout.fields.iter().any(|x| x.name == f.name && x.width() == 1 && !x.signed) => {
+                json!(f.value != 0)
+            }
             None => json!(f.value),
         };
         map.insert(f.name.to_string(), v);
@@ -166,8 +174,11 @@ pub fn state_json(st: &TevState) -> Value {
             json!({"texmap": texmap, "texcoord": texcoord, "scale_s": ss, "scale_t": ts})
         })
         .collect();
-    let ind_mtx: Vec<Value> =
-        st.ind_mtx.iter().map(|m| json!({"entries": m.entries(), "scale": m.scale(), "exponent": m.exponent()})).collect();
+    let ind_mtx: Vec<Value> = st
+        .ind_mtx
+        .iter()
+        .map(|m| json!({"entries": m.entries(), "scale": m.scale(), "exponent": m.exponent()}))
+        .collect();
     json!({
         "gen_mode": fields(&regs::GenMode::LAYOUT, st.gen_mode.encode()),
         "stages": stages,
@@ -292,10 +303,17 @@ fn job_regs(job_path: &Path, job: &TevJob) -> anyhow::Result<BpRegs> {
         let bytes = read(&path)?;
         let b: Brres = brres::read(&bytes).with_context(|| format!("{}", path.display()))?;
         let model = match &m.model {
-            Some(name) => b.models.iter().find(|x| &x.name == name).with_context(|| format!("{}: no model {name:?}", path.display()))?,
+            Some(name) => b
+                .models
+                .iter()
+                .find(|x| &x.name == name)
+                .with_context(|| format!("{}: no model {name:?}", path.display()))?,
             None => b.models.first().with_context(|| format!("{}: no models", path.display()))?,
         };
-        let mat = model.materials.iter().find(|x| x.name == m.material).with_context(|| format!("{}: model {:?} has no material {:?}", path.display(), model.name, m.material))?;
+        let mat =
+            model.materials.iter().find(|x| x.name == m.material).with_context(|| {
+                format!("{}: model {:?} has no material {:?}", path.display(), model.name, m.material)
+            })?;
         let shader = model.shaders.get(mat.shader).context("shader index out of range")?;
         let mut regs = mat.registers(shader)?;
         apply_extra(&mut regs, job)?;
@@ -422,7 +440,8 @@ mod tests {
         assert_eq!(out["pixels"][0]["color"], json!([200, 50, 0]));
         assert_eq!(out["pixels"][0]["alpha"], 127);
         assert_eq!(out["pixels"][0]["alpha_pass"], false);
-        let e = run_tev(&dir.join("job.json"), r#"{"brres": {"file": "sample.brres", "material": "nope"}}"#).unwrap_err();
+        let e =
+            run_tev(&dir.join("job.json"), r#"{"brres": {"file": "sample.brres", "material": "nope"}}"#).unwrap_err();
         assert!(format!("{e:#}").contains("no material \"nope\""), "{e:#}");
         std::fs::remove_dir_all(&dir).ok();
     }

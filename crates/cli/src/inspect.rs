@@ -24,5 +24,8 @@ pub fn run(args: InspectArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     }
-    anyhow::bail!("{}: not a file format shaderport knows (checked SHBIN, DVOJ, GFD, MT containers, BRRES)", args.file.display())
+    anyhow::bail!(
+        "{}: not a file format shaderport knows (checked SHBIN, DVOJ, GFD, MT containers, BRRES)",
+        args.file.display()
+    )
 }

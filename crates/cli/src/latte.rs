@@ -93,7 +93,8 @@ pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
             let [f] = files.as_slice() else { bail!("--raw takes one program text") };
             let text = std::fs::read_to_string(f).with_context(|| format!("{}: cannot read", f.display()))?;
             let a = latte::asm::assemble(&text).with_context(|| f.display().to_string())?;
-            std::fs::write(&output, a.program.to_bytes()).with_context(|| format!("{}: cannot write", output.display()))?;
+            std::fs::write(&output, a.program.to_bytes())
+                .with_context(|| format!("{}: cannot write", output.display()))?;
         }
         LatteCommand::Asm { files, output, legacy, raw: false } => {
             let (mut vs, mut ps) = (None, None);
@@ -106,12 +107,14 @@ pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
                 }
             }
             let flavor = if legacy { Flavor::Legacy } else { Flavor::Current };
-            let gfd = assemble_gfd_as(vs.as_ref().map(|v| v.1.as_str()), ps.as_ref().map(|p| p.1.as_str()), flavor).map_err(|e| {
-                // Name the file the line belongs to.
-                let msg = e.to_string();
-                let f = if msg.contains("pixel shader") { ps.as_ref().map(|p| p.0) } else { vs.as_ref().map(|v| v.0) };
-                anyhow::anyhow!("{}: {msg}", f.map_or(String::new(), |f| f.display().to_string()))
-            })?;
+            let gfd = assemble_gfd_as(vs.as_ref().map(|v| v.1.as_str()), ps.as_ref().map(|p| p.1.as_str()), flavor)
+                .map_err(|e| {
+                    // Name the file the line belongs to.
+                    let msg = e.to_string();
+                    let f =
+                        if msg.contains("pixel shader") { ps.as_ref().map(|p| p.0) } else { vs.as_ref().map(|v| v.0) };
+                    anyhow::anyhow!("{}: {msg}", f.map_or(String::new(), |f| f.display().to_string()))
+                })?;
             std::fs::write(&output, gfd.to_bytes()).with_context(|| format!("{}: cannot write", output.display()))?;
         }
         LatteCommand::Extract { file, output, scan } => {
@@ -232,7 +235,14 @@ struct ProgramOut {
 fn disasm_json(bytes: &[u8], raw: Option<Option<RawStage>>, scan: bool) -> anyhow::Result<String> {
     if let Some(stage) = raw {
         let program = latte::json::program(&Program::decode_bytes(bytes, 0)?);
-        let out = ProgramOut { stage: stage.map(RawStage::name), gfd: None, gfd_id: None, gfd_offset: None, shader: None, program };
+        let out = ProgramOut {
+            stage: stage.map(RawStage::name),
+            gfd: None,
+            gfd_id: None,
+            gfd_offset: None,
+            shader: None,
+            program,
+        };
         return Ok(serde_json::to_string_pretty(&out)?);
     }
     let mut shaders = Vec::new();
@@ -270,7 +280,12 @@ fn disasm(bytes: &[u8], scan: bool) -> anyhow::Result<String> {
     let mut out = String::new();
     for e in entries {
         if !plain {
-            out.push_str(&format!("; ######## GFD id 0x{:08x}{} at byte 0x{:x} ########\n", e.id, e.name.as_ref().map_or(String::new(), |n| format!(" \"{n}\"")), e.offset));
+            out.push_str(&format!(
+                "; ######## GFD id 0x{:08x}{} at byte 0x{:x} ########\n",
+                e.id,
+                e.name.as_ref().map_or(String::new(), |n| format!(" \"{n}\"")),
+                e.offset
+            ));
         }
         let f = GfdFile::parse_at(&e.gfd, e.offset)?;
         out.push_str(&latte::disasm::disassemble_gfd(&f)?);
@@ -357,7 +372,7 @@ mod tests {
     use super::*;
 
     fn corpus(p: &str) -> PathBuf {
-        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus")).join(p)
+        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus")).join(p)
     }
 
     #[test]
@@ -384,7 +399,8 @@ mod tests {
         split_sources(&file, &bytes, false, &dir).unwrap();
         let out = dir.join("out.gsh");
         let files = vec![dir.join("matfx_env_0_0.vsh"), dir.join("matfx_env_0_1.psh")];
-        run(LatteArgs { command: LatteCommand::Asm { files, output: out.clone(), legacy: false, raw: false } }).unwrap();
+        run(LatteArgs { command: LatteCommand::Asm { files, output: out.clone(), legacy: false, raw: false } })
+            .unwrap();
         assert_eq!(std::fs::read(&out).unwrap(), bytes);
         let _ = std::fs::remove_dir_all(dir);
     }
@@ -395,7 +411,14 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let src = dir.join("bad.psh");
         std::fs::write(&src, "00 ALU: ADDR(32) CNT(1)\n  0 x: MUL R0.x, R1.x, R9Z.x\nEND_OF_PROGRAM\n").unwrap();
-        let args = LatteArgs { command: LatteCommand::Asm { files: vec![src.clone()], output: dir.join("o.gsh"), legacy: false, raw: false } };
+        let args = LatteArgs {
+            command: LatteCommand::Asm {
+                files: vec![src.clone()],
+                output: dir.join("o.gsh"),
+                legacy: false,
+                raw: false,
+            },
+        };
         let e = format!("{:#}", run(args).unwrap_err());
         assert!(e.contains("bad.psh") && e.contains("line 2"), "{e}");
         let _ = std::fs::remove_dir_all(dir);
@@ -454,7 +477,10 @@ mod tests {
             let src = dir.join(format!("{k}.txt"));
             let out = dir.join(format!("{k}.bin"));
             std::fs::write(&src, &text).unwrap();
-            run(LatteArgs { command: LatteCommand::Asm { files: vec![src], output: out.clone(), legacy: false, raw: true } }).unwrap();
+            run(LatteArgs {
+                command: LatteCommand::Asm { files: vec![src], output: out.clone(), legacy: false, raw: true },
+            })
+            .unwrap();
             assert_eq!(std::fs::read(&out).unwrap(), bytes, "{}", bin.display());
         }
         let _ = std::fs::remove_dir_all(dir);
@@ -466,7 +492,9 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let src = dir.join("bad.txt");
         std::fs::write(&src, "00 ALU: ADDR(32) CNT(1)\n  0 x: FOO R0.x, R1.x\nEND_OF_PROGRAM\n").unwrap();
-        let args = LatteArgs { command: LatteCommand::Asm { files: vec![src], output: dir.join("o.bin"), legacy: false, raw: true } };
+        let args = LatteArgs {
+            command: LatteCommand::Asm { files: vec![src], output: dir.join("o.bin"), legacy: false, raw: true },
+        };
         let e = format!("{:#}", run(args).unwrap_err());
         assert!(e.contains("bad.txt") && e.contains("line 2"), "{e}");
         let _ = std::fs::remove_dir_all(dir);
@@ -480,7 +508,10 @@ mod tests {
         let v: Value = serde_json::from_str(&disasm_json(&bytes, Some(Some(RawStage::Ps)), false).unwrap()).unwrap();
         assert_eq!(v["stage"], "ps");
         let ins = v["instructions"].as_array().unwrap();
-        assert_eq!((ins[0]["addr"].as_u64(), ins[0]["kind"].as_str(), ins[0]["op"].as_str()), (Some(0), Some("cf"), Some("ALU_PUSH_BEFORE")));
+        assert_eq!(
+            (ins[0]["addr"].as_u64(), ins[0]["kind"].as_str(), ins[0]["op"].as_str()),
+            (Some(0), Some("cf"), Some("ALU_PUSH_BEFORE"))
+        );
         assert!(ins.windows(2).all(|w| w[0]["addr"].as_u64() < w[1]["addr"].as_u64()));
         assert!(ins.iter().any(|i| i["op"] == "SAMPLE_L" && i["kind"] == "tex" && i["resource_id"] == 18));
         let gsh = std::fs::read(corpus("latte-mesa/gsh/t17_gs_passthrough.gsh")).unwrap();
@@ -511,7 +542,12 @@ mod tests {
             let gs = shaders.len() == 3;
             assert_eq!(progs.len(), if gs { 4 } else { 2 }, "{}", f.display());
             for (s, p) in shaders.iter().zip(progs) {
-                assert_eq!(s["instructions"].as_u64().unwrap() as usize, p["instructions"].as_array().unwrap().len(), "{}", f.display());
+                assert_eq!(
+                    s["instructions"].as_u64().unwrap() as usize,
+                    p["instructions"].as_array().unwrap().len(),
+                    "{}",
+                    f.display()
+                );
             }
             let text = disasm(&bytes, false).unwrap();
             assert_eq!(text.matches("END_OF_PROGRAM").count(), progs.len(), "{}", f.display());

@@ -1,4 +1,4 @@
-//! `shaderport`: the command line of the toolkit (see ../../shared/DESIGN.md, "The command line").
+//! `shaderport`: the command line of the toolkit (see docs/design.md, "The command line").
 //!
 //! Each source has a module of its own (`pica`, `latte`, `gx`); generic verbs (`inspect`, `demo`)
 //! dispatch to them. Errors are printed once, here, with their whole chain, and exit non-zero.
@@ -17,7 +17,11 @@ mod translate;
 mod verify;
 
 #[derive(Parser)]
-#[command(name = "shaderport", version, about = "Nintendo GPU programs to portable shaders, and the machine tools around them")]
+#[command(
+    name = "shaderport",
+    version,
+    about = "Nintendo GPU programs to portable shaders, and the machine tools around them"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -32,7 +32,12 @@ pub struct TranslateArgs {
 }
 
 /// Reads and translates executable `entry` of `file`, returning the output bytes.
-pub fn translate_file(file: &std::path::Path, entry: usize, to: Target, precision: Precision) -> anyhow::Result<Vec<u8>> {
+pub fn translate_file(
+    file: &std::path::Path,
+    entry: usize,
+    to: Target,
+    precision: Precision,
+) -> anyhow::Result<Vec<u8>> {
     let bytes = std::fs::read(file).with_context(|| format!("{}: cannot read", file.display()))?;
     let shbin = Shbin::read(&bytes).with_context(|| format!("{}", file.display()))?;
     translate_shbin(&shbin, entry, to, precision).with_context(|| format!("{}: executable {entry}", file.display()))
@@ -62,12 +67,16 @@ pub fn run(args: TranslateArgs) -> anyhow::Result<ExitCode> {
 /// `shaderport demo`'s translation table (called at the end of demo.rs): each sample assembled,
 /// each executable translated to every back end in `compat` and validated. Returns true when a
 /// translation failed.
-pub fn demo(table: &mut String, samples: impl Iterator<Item = (&'static str, &'static [(&'static str, &'static str)])>) -> bool {
+pub fn demo(
+    table: &mut String,
+    samples: impl Iterator<Item = (&'static str, &'static [(&'static str, &'static str)])>,
+) -> bool {
     use std::fmt::Write as _;
     let _ = writeln!(table, "\n{:<14} {:>5} {:<10} {:>10}  targets", "translation", "DVLE", "flow", "to SPIR-V");
     let mut failed = false;
     for (name, files) in samples {
-        let sources: Vec<pica::asm::Source> = files.iter().map(|(n, text)| pica::asm::Source { name: n, text }).collect();
+        let sources: Vec<pica::asm::Source> =
+            files.iter().map(|(n, text)| pica::asm::Source { name: n, text }).collect();
         let Ok(out) = pica::asm::assemble(&sources, &pica::asm::Options::default()) else {
             let _ = writeln!(table, "{name:<14} assembly failed");
             failed = true;

@@ -46,15 +46,28 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     eprintln!("device: {}", gpu.adapter);
     let (mut passed, mut failed) = (0, 0);
     for entry in entries {
-        let settings = Settings { cases: args.cases, precision: args.precision, seed: args.seed.wrapping_add(entry as u64), dispatch_only: false };
+        let settings = Settings {
+            cases: args.cases,
+            precision: args.precision,
+            seed: args.seed.wrapping_add(entry as u64),
+            dispatch_only: false,
+        };
         let geometry = shbin.executables.get(entry).is_some_and(|d| d.shader_type == ShaderType::Geometry);
-        let report = if geometry { verify_geometry(&gpu, &shbin, entry, settings) } else { verify_vertex(&gpu, &shbin, entry, settings) }
-            .with_context(|| format!("{}: executable {entry}", args.file.display()))?;
+        let report = if geometry {
+            verify_geometry(&gpu, &shbin, entry, settings)
+        } else {
+            verify_vertex(&gpu, &shbin, entry, settings)
+        }
+        .with_context(|| format!("{}: executable {entry}", args.file.display()))?;
         for e in &report.examples {
             println!("{}: executable {entry}: {e}", args.file.display());
         }
         if report.skipped > 0 {
-            println!("{}: executable {entry}: {} cases skipped (the interpreter stops with an error)", args.file.display(), report.skipped);
+            println!(
+                "{}: executable {entry}: {} cases skipped (the interpreter stops with an error)",
+                args.file.display(),
+                report.skipped
+            );
         }
         passed += report.passed;
         failed += report.failed;

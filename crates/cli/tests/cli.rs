@@ -9,7 +9,7 @@ fn shaderport(args: &[&str]) -> Output {
 }
 
 fn corpus(path: &str) -> String {
-    format!("{}/../../../shared/corpus/{path}", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/../../corpus/{path}", env!("CARGO_MANIFEST_DIR"))
 }
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -33,7 +33,15 @@ const SIMPLE_TRI_GOLDEN: &str = "pica/golden/3ds-examples__graphics__gpu__simple
 fn pica_asm_writes_picassos_shbin_and_header() {
     let dir = temp_dir("asm");
     let (shbin, header) = (dir.join("out.shbin"), dir.join("out.h"));
-    let out = shaderport(&["pica", "asm", "-o", shbin.to_str().unwrap(), "-h", header.to_str().unwrap(), &corpus(SIMPLE_TRI)]);
+    let out = shaderport(&[
+        "pica",
+        "asm",
+        "-o",
+        shbin.to_str().unwrap(),
+        "-h",
+        header.to_str().unwrap(),
+        &corpus(SIMPLE_TRI),
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(std::fs::read(&shbin).unwrap(), std::fs::read(corpus(&format!("{SIMPLE_TRI_GOLDEN}.shbin"))).unwrap());
     assert_eq!(std::fs::read(&header).unwrap(), std::fs::read(corpus(&format!("{SIMPLE_TRI_GOLDEN}.h"))).unwrap());

@@ -8,14 +8,23 @@ fn main() {
     for seed in first..first + n {
         let config = pica::smith::Config { geometry: seed % 5 == 0, ..Default::default() };
         let shbin = pica::smith::generate(seed, &config).to_shbin();
-        let settings = gpu::verify::Settings { cases: 64, precision: translate::Precision::Exact, seed, dispatch_only: seed % 7 == 0 };
+        let settings = gpu::verify::Settings {
+            cases: 64,
+            precision: translate::Precision::Exact,
+            seed,
+            dispatch_only: seed % 7 == 0,
+        };
         let t = std::time::Instant::now();
         let r = if config.geometry {
             gpu::verify::verify_geometry(&gpu, &shbin, 0, settings)
         } else {
             gpu::verify::verify_vertex(&gpu, &shbin, 0, settings)
         };
-        times.push((t.elapsed().as_secs_f64(), seed, r.map(|r| (r.passed, r.failed, r.skipped)).map_err(|e| e.to_string())));
+        times.push((
+            t.elapsed().as_secs_f64(),
+            seed,
+            r.map(|r| (r.passed, r.failed, r.skipped)).map_err(|e| e.to_string()),
+        ));
         eprintln!("seed {seed}: {:.2}s", times.last().unwrap().0);
     }
     times.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap());

@@ -3,7 +3,7 @@
 //!
 //! The SPIR-V words that run are exactly the words the translator wrote: they reach
 //! `vkCreateShaderModule` through wgpu's passthrough (`Features::PASSTHROUGH_SHADERS`), never
-//! through naga's SPIR-V front end (shared/specs/naga-wgpu-facts.md "Running exact SPIR-V bytes").
+//! through naga's SPIR-V front end (docs/specs/naga-wgpu-facts.md "Running exact SPIR-V bytes").
 //! Passthrough modules need explicit pipeline layouts; ours follow docs/abi.md.
 
 mod render;
@@ -55,17 +55,13 @@ impl Gpu {
             backends: wgpu::Backends::VULKAN,
             ..wgpu::InstanceDescriptor::new_without_display_handle()
         });
-        let adapter =
-            pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
-                .map_err(|e| GpuError::NoDevice(e.to_string()))?;
+        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
+            .map_err(|e| GpuError::NoDevice(e.to_string()))?;
         let info = adapter.get_info();
         let name = format!("{} ({})", info.name, info.driver);
         let features = adapter.features();
         if !features.contains(wgpu::Features::PASSTHROUGH_SHADERS) {
-            return Err(GpuError::MissingFeature {
-                adapter: name,
-                feature: "PASSTHROUGH_SHADERS",
-            });
+            return Err(GpuError::MissingFeature { adapter: name, feature: "PASSTHROUGH_SHADERS" });
         }
         let primitive_index = features.contains(wgpu::Features::PRIMITIVE_INDEX);
         let mut required = wgpu::Features::PASSTHROUGH_SHADERS;
@@ -79,12 +75,7 @@ impl Gpu {
             ..Default::default()
         }))
         .map_err(|e| GpuError::NoDevice(e.to_string()))?;
-        Ok(Gpu {
-            device,
-            queue,
-            adapter: name,
-            primitive_index,
-        })
+        Ok(Gpu { device, queue, adapter: name, primitive_index })
     }
 
     /// Opens the device for a test: `None` (the test skips) when there is none, unless
@@ -155,10 +146,7 @@ impl Gpu {
         size: u64,
         mut encoder: wgpu::CommandEncoder,
     ) -> Result<Vec<u32>, GpuError> {
-        let staging = self.buffer(
-            size,
-            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        );
+        let staging = self.buffer(size, wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST);
         encoder.copy_buffer_to_buffer(src, 0, &staging, 0, size);
         self.queue.submit([encoder.finish()]);
         let slice = staging.slice(..size);
@@ -166,15 +154,9 @@ impl Gpu {
         slice.map_async(wgpu::MapMode::Read, move |r| {
             let _ = tx.send(r);
         });
-        self.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| GpuError::Device(e.to_string()))?;
-        rx.recv()
-            .map_err(|e| GpuError::Device(e.to_string()))?
-            .map_err(|e| GpuError::Device(e.to_string()))?;
-        let data = slice
-            .get_mapped_range()
-            .map_err(|e| GpuError::Device(e.to_string()))?;
+        self.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| GpuError::Device(e.to_string()))?;
+        rx.recv().map_err(|e| GpuError::Device(e.to_string()))?.map_err(|e| GpuError::Device(e.to_string()))?;
+        let data = slice.get_mapped_range().map_err(|e| GpuError::Device(e.to_string()))?;
         let words = bytemuck::cast_slice::<u8, u32>(&data).to_vec();
         drop(data);
         staging.unmap();
@@ -191,27 +173,17 @@ impl Gpu {
             .map(|&(binding, ty, visibility)| wgpu::BindGroupLayoutEntry {
                 binding,
                 visibility,
-                ty: wgpu::BindingType::Buffer {
-                    ty,
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
+                ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
                 count: None,
             })
             .collect::<Vec<_>>();
-        let bgl = self
-            .device
-            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: None,
-                entries: &entries,
-            });
-        let layout = self
-            .device
-            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: None,
-                bind_group_layouts: &[Some(&bgl)],
-                immediate_size: 0,
-            });
+        let bgl =
+            self.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries: &entries });
+        let layout = self.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: None,
+            bind_group_layouts: &[Some(&bgl)],
+            immediate_size: 0,
+        });
         (bgl, layout)
     }
 
@@ -240,26 +212,21 @@ impl Gpu {
             (2, T::Storage { read_only: false }, compute),
         ]);
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let pipeline = self
-            .device
-            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: None,
-                layout: Some(&layout),
-                module: &module,
-                entry_point: Some(entry),
-                compilation_options: Default::default(),
-                cache: None,
-            });
+        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: None,
+            layout: Some(&layout),
+            module: &module,
+            entry_point: Some(entry),
+            compilation_options: Default::default(),
+            cache: None,
+        });
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(GpuError::Device(e.to_string()));
         }
         let ubuf = self.upload(uniforms, wgpu::BufferUsages::UNIFORM);
         let ibuf = self.upload(bytemuck::cast_slice(input), wgpu::BufferUsages::STORAGE);
         let out_size = (output_words * 4) as u64;
-        let obuf = self.buffer(
-            out_size,
-            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-        );
+        let obuf = self.buffer(out_size, wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC);
         let bg = self.bind_group(&bgl, &[(0, &ubuf), (1, &ibuf), (2, &obuf)]);
         let mut encoder = self.device.create_command_encoder(&Default::default());
         {
@@ -307,14 +274,8 @@ impl Gpu {
     ) -> Result<Vec<GeometryOutput>, GpuError> {
         use translate::pica::{GS_IN_STRIDE, GS_MAX_PRIMS, GS_PRIM_VEC4S, GS_STRIDE};
         let n = records.len() / (GS_IN_STRIDE as usize * 4);
-        let out = self.run_compute(
-            words,
-            translate::pica::ENTRY,
-            uniforms,
-            records,
-            n as u32,
-            n * GS_STRIDE as usize * 4,
-        )?;
+        let out =
+            self.run_compute(words, translate::pica::ENTRY, uniforms, records, n as u32, n * GS_STRIDE as usize * 4)?;
         Ok((0..n)
             .map(|i| {
                 let rec = &out[i * GS_STRIDE as usize * 4..(i + 1) * GS_STRIDE as usize * 4];
@@ -329,10 +290,7 @@ impl Gpu {
                                 *reg = [rec[o], rec[o + 1], rec[o + 2], rec[o + 3]];
                             }
                         }
-                        GpuPrimitive {
-                            inverted: f32::from_bits(rec[at]) != 0.0,
-                            vertices,
-                        }
+                        GpuPrimitive { inverted: f32::from_bits(rec[at]) != 0.0, vertices }
                     })
                     .collect();
                 GeometryOutput { count, primitives }

@@ -25,12 +25,15 @@ pub struct VertexRun {
 
 fn fragment_wgsl(outputs: &[u8]) -> String {
     let stride = 1 + outputs.len();
-    let mut s = String::from("enable primitive_index;\n@group(0) @binding(3) var<storage, read_write> fout: array<vec4<f32>>;\n");
+    let mut s = String::from(
+        "enable primitive_index;\n@group(0) @binding(3) var<storage, read_write> fout: array<vec4<f32>>;\n",
+    );
     s.push_str("@fragment\nfn main(@builtin(primitive_index) p: u32");
     for o in outputs {
         let _ = write!(s, ", @location({o}) @interpolate(flat) o{o}: vec4<f32>");
     }
-    let _ = writeln!(s, ") -> @location(0) vec4<f32> {{\n    let base = p * {stride}u;\n    fout[base] = vec4<f32>(1.0);");
+    let _ =
+        writeln!(s, ") -> @location(0) vec4<f32> {{\n    let base = p * {stride}u;\n    fout[base] = vec4<f32>(1.0);");
     for (k, o) in outputs.iter().enumerate() {
         let _ = writeln!(s, "    fout[base + {}u] = o{o};", k + 1);
     }
@@ -40,14 +43,11 @@ fn fragment_wgsl(outputs: &[u8]) -> String {
 
 fn fragment_spirv(outputs: &[u8]) -> Result<Vec<u32>, GpuError> {
     let src = fragment_wgsl(outputs);
-    let module = naga::front::wgsl::parse_str(&src)
-        .map_err(|e| GpuError::Device(format!("fragment shader: {e}")))?;
-    let info = naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::PRIMITIVE_INDEX,
-    )
-    .validate(&module)
-    .map_err(|e| GpuError::Device(format!("fragment shader: {e:?}")))?;
+    let module = naga::front::wgsl::parse_str(&src).map_err(|e| GpuError::Device(format!("fragment shader: {e}")))?;
+    let info =
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::PRIMITIVE_INDEX)
+            .validate(&module)
+            .map_err(|e| GpuError::Device(format!("fragment shader: {e:?}")))?;
     let options = naga::back::spv::Options {
         lang_version: (1, 3),
         flags: naga::back::spv::WriterFlags::empty(),
@@ -73,10 +73,7 @@ impl Gpu {
     ) -> Result<VertexRun, GpuError> {
         use wgpu::BufferBindingType as T;
         if !self.primitive_index {
-            return Err(GpuError::MissingFeature {
-                adapter: self.adapter.clone(),
-                feature: "PRIMITIVE_INDEX",
-            });
+            return Err(GpuError::MissingFeature { adapter: self.adapter.clone(), feature: "PRIMITIVE_INDEX" });
         }
         let regs = translate::pica::REGS as usize;
         let count = inputs.len() / (regs * 4);
@@ -100,40 +97,31 @@ impl Gpu {
             .collect::<Vec<_>>();
         let format = wgpu::TextureFormat::Rgba8Unorm;
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let pipeline = self
-            .device
-            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: None,
-                layout: Some(&layout),
-                vertex: wgpu::VertexState {
-                    module: &vs,
-                    entry_point: Some(translate::pica::ENTRY),
-                    compilation_options: Default::default(),
-                    buffers: &[Some(wgpu::VertexBufferLayout {
-                        array_stride: 16 * regs as u64,
-                        step_mode: wgpu::VertexStepMode::Vertex,
-                        attributes: &attributes,
-                    })],
-                },
-                primitive: wgpu::PrimitiveState {
-                    topology: wgpu::PrimitiveTopology::PointList,
-                    ..Default::default()
-                },
-                depth_stencil: None,
-                multisample: Default::default(),
-                fragment: Some(wgpu::FragmentState {
-                    module: &fs,
-                    entry_point: Some("main"),
-                    compilation_options: Default::default(),
-                    targets: &[Some(wgpu::ColorTargetState {
-                        format,
-                        blend: None,
-                        write_mask: wgpu::ColorWrites::ALL,
-                    })],
-                }),
-                multiview_mask: None,
-                cache: None,
-            });
+        let pipeline = self.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: None,
+            layout: Some(&layout),
+            vertex: wgpu::VertexState {
+                module: &vs,
+                entry_point: Some(translate::pica::ENTRY),
+                compilation_options: Default::default(),
+                buffers: &[Some(wgpu::VertexBufferLayout {
+                    array_stride: 16 * regs as u64,
+                    step_mode: wgpu::VertexStepMode::Vertex,
+                    attributes: &attributes,
+                })],
+            },
+            primitive: wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::PointList, ..Default::default() },
+            depth_stencil: None,
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &fs,
+                entry_point: Some("main"),
+                compilation_options: Default::default(),
+                targets: &[Some(wgpu::ColorTargetState { format, blend: None, write_mask: wgpu::ColorWrites::ALL })],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(GpuError::Device(e.to_string()));
         }
@@ -141,18 +129,11 @@ impl Gpu {
         let out_words = count * stride * 4;
         let ubuf = self.upload(uniforms, wgpu::BufferUsages::UNIFORM);
         let vbuf = self.upload(bytemuck::cast_slice(inputs), wgpu::BufferUsages::VERTEX);
-        let obuf = self.upload(
-            &vec![0u8; out_words * 4],
-            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-        );
+        let obuf = self.upload(&vec![0u8; out_words * 4], wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC);
         let bg = self.bind_group(&bgl, &[(0, &ubuf), (3, &obuf)]);
         let target = self.device.create_texture(&wgpu::TextureDescriptor {
             label: None,
-            size: wgpu::Extent3d {
-                width: TARGET,
-                height: TARGET,
-                depth_or_array_layers: 1,
-            },
+            size: wgpu::Extent3d { width: TARGET, height: TARGET, depth_or_array_layers: 1 },
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
@@ -185,12 +166,7 @@ impl Gpu {
         let vertices = (0..count)
             .map(|i| {
                 let rec = &words[i * stride * 4..(i + 1) * stride * 4];
-                (rec[0] == 1.0f32.to_bits()).then(|| {
-                    rec[4..]
-                        .chunks(4)
-                        .map(|c| [c[0], c[1], c[2], c[3]])
-                        .collect()
-                })
+                (rec[0] == 1.0f32.to_bits()).then(|| rec[4..].chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect())
             })
             .collect();
         Ok(VertexRun { vertices })

@@ -151,12 +151,7 @@ pub fn random_uniforms(rng: &mut Rng, special: bool) -> Uniforms {
         *c = [0, 1, 2, 3].map(|_| rng.f24(special));
     }
     for i in u.int.iter_mut() {
-        *i = [
-            rng.below(4) as u8,
-            rng.below(16) as u8,
-            rng.below(4) as u8,
-            0,
-        ];
+        *i = [rng.below(4) as u8, rng.below(16) as u8, rng.below(4) as u8, 0];
     }
     for b in u.bools.iter_mut() {
         *b = rng.below(2) == 1;
@@ -166,10 +161,7 @@ pub fn random_uniforms(rng: &mut Rng, special: bool) -> Uniforms {
 
 /// The uniform block of interpreter uniforms.
 pub fn block_of(u: &Uniforms) -> UniformBlock {
-    let mut b = UniformBlock {
-        c: u.float,
-        ..UniformBlock::default()
-    };
+    let mut b = UniformBlock { c: u.float, ..UniformBlock::default() };
     for (k, i) in u.int.iter().enumerate() {
         b.i[k] = i.map(u32::from);
     }
@@ -209,17 +201,10 @@ pub fn exact_match(got: f32, want: f32) -> bool {
 /// # Errors
 /// [`VerifyError`] when the interpreter cannot load it, the translation fails, or the device
 /// fails.
-pub fn verify_vertex(
-    gpu: &Gpu,
-    shbin: &Shbin,
-    entry: usize,
-    settings: Settings,
-) -> Result<Report, VerifyError> {
+pub fn verify_vertex(gpu: &Gpu, shbin: &Shbin, entry: usize, settings: Settings) -> Result<Report, VerifyError> {
     let shader = Shader::from_shbin(shbin, entry)?;
     if shader.kind != ShaderKind::Vertex {
-        return Err(VerifyError::Unsupported(format!(
-            "executable {entry} is a geometry shader: use verify_geometry"
-        )));
+        return Err(VerifyError::Unsupported(format!("executable {entry} is a geometry shader: use verify_geometry")));
     }
     let words = spirv_words(shbin, entry, &settings)?;
     let mut rng = Rng::new(settings.seed);
@@ -236,15 +221,8 @@ pub fn verify_vertex(
         // The DVLE's constants over the random values, as the runtime uploads them.
         let base = shader.uniforms.clone();
         apply_dvle_constants(&mut uniforms, &base, shbin, entry);
-        let inputs: Vec<[Vec4; 16]> = (0..n)
-            .map(|_| [0; 16].map(|_| [0, 1, 2, 3].map(|_| rng.f24(special))))
-            .collect();
-        let flat: Vec<u32> = inputs
-            .iter()
-            .flatten()
-            .flatten()
-            .map(|x| x.to_bits())
-            .collect();
+        let inputs: Vec<[Vec4; 16]> = (0..n).map(|_| [0; 16].map(|_| [0, 1, 2, 3].map(|_| rng.f24(special)))).collect();
+        let flat: Vec<u32> = inputs.iter().flatten().flatten().map(|x| x.to_bits()).collect();
         let out = gpu.run_compute(
             &words,
             translate::pica::COMPUTE_ENTRY,
@@ -303,15 +281,9 @@ fn apply_dvle_constants(u: &mut Uniforms, loaded: &Uniforms, shbin: &Shbin, entr
     use pica::shbin::Constant;
     for c in &shbin.executables[entry].constants {
         match *c {
-            Constant::Float { reg, .. } if (reg as usize) < 96 => {
-                u.float[reg as usize] = loaded.float[reg as usize]
-            }
-            Constant::Int { reg, .. } if (reg as usize) < 4 => {
-                u.int[reg as usize] = loaded.int[reg as usize]
-            }
-            Constant::Bool { reg, .. } if (reg as usize) < 16 => {
-                u.bools[reg as usize] = loaded.bools[reg as usize]
-            }
+            Constant::Float { reg, .. } if (reg as usize) < 96 => u.float[reg as usize] = loaded.float[reg as usize],
+            Constant::Int { reg, .. } if (reg as usize) < 4 => u.int[reg as usize] = loaded.int[reg as usize],
+            Constant::Bool { reg, .. } if (reg as usize) < 16 => u.bools[reg as usize] = loaded.bools[reg as usize],
             _ => {}
         }
     }
@@ -326,19 +298,12 @@ fn apply_dvle_constants(u: &mut Uniforms, loaded: &Uniforms, shbin: &Shbin, entr
 ///
 /// # Errors
 /// As [`verify_vertex`].
-pub fn verify_geometry(
-    gpu: &Gpu,
-    shbin: &Shbin,
-    entry: usize,
-    settings: Settings,
-) -> Result<Report, VerifyError> {
+pub fn verify_geometry(gpu: &Gpu, shbin: &Shbin, entry: usize, settings: Settings) -> Result<Report, VerifyError> {
     use pica::interp::GeometryMode;
     use translate::pica::{GS_IN_STRIDE, GS_MAX_PRIMS};
     let shader = Shader::from_shbin(shbin, entry)?;
     let Some(mode) = shader.geometry else {
-        return Err(VerifyError::Unsupported(format!(
-            "executable {entry} is a vertex shader: use verify_vertex"
-        )));
+        return Err(VerifyError::Unsupported(format!("executable {entry} is a vertex shader: use verify_vertex")));
     };
     let words = spirv_words(shbin, entry, &settings)?;
     let mut rng = Rng::new(settings.seed);
@@ -384,11 +349,7 @@ pub fn verify_geometry(
     for (u, v) in &setups {
         records.extend(v.iter().flatten().map(|x| x.to_bits()));
         records.extend(u.float.iter().flatten().map(|x| x.to_bits()));
-        let bits = u
-            .bools
-            .iter()
-            .enumerate()
-            .fold(0u32, |acc, (k, &b)| acc | (b as u32) << k);
+        let bits = u.bools.iter().enumerate().fold(0u32, |acc, (k, &b)| acc | (b as u32) << k);
         records.extend([bits, 0, 0, 0]);
     }
     let got = gpu.run_geometry(&words, &block_of(&base).to_bytes(), &records)?;
@@ -407,12 +368,7 @@ pub fn verify_geometry(
             bad += 1;
             report.example(|| format!("case {case}: {} primitives, reference {}", g.count, want.len()));
         }
-        for (p, (w, gp)) in want
-            .iter()
-            .zip(&g.primitives)
-            .take(GS_MAX_PRIMS as usize)
-            .enumerate()
-        {
+        for (p, (w, gp)) in want.iter().zip(&g.primitives).take(GS_MAX_PRIMS as usize).enumerate() {
             if w.inverted != gp.inverted {
                 bad += 1;
             }

@@ -4,8 +4,7 @@
 
 use gpu::Gpu;
 use pica::isa::{
-    AddrIndex, CondOp, Condition, DstReg, Instruction, Opcode, OperandDescriptor, Operands, SrcReg,
-    Swizzle,
+    AddrIndex, CondOp, Condition, DstReg, Instruction, Opcode, OperandDescriptor, Operands, SrcReg, Swizzle,
 };
 use pica::shbin::{Dvle, Dvlp, Output, OutputKind, Shbin};
 use translate::pica::{translate, Options, UniformBlock, REGS};
@@ -29,51 +28,21 @@ impl Prog {
         });
         i as u8
     }
-    fn arith(
-        &mut self,
-        opcode: Opcode,
-        dst: DstReg,
-        src1: SrcReg,
-        src2: SrcReg,
-        idx: AddrIndex,
-        mask: u8,
-    ) {
+    fn arith(&mut self, opcode: Opcode, dst: DstReg, src1: SrcReg, src2: SrcReg, idx: AddrIndex, mask: u8) {
         let desc = self.desc(mask, &[]);
-        self.push(Instruction {
-            opcode,
-            operands: Operands::Arith {
-                dst,
-                src1,
-                src2,
-                idx,
-                desc,
-            },
-            extra: 0,
-        });
+        self.push(Instruction { opcode, operands: Operands::Arith { dst, src1, src2, idx, desc }, extra: 0 });
     }
     fn op2(&mut self, opcode: Opcode, dst: DstReg, src1: SrcReg, src2: SrcReg) {
         self.arith(opcode, dst, src1, src2, AddrIndex::None, 0xF);
     }
     fn flow(&mut self, opcode: Opcode, dst: u16, num: u8, cond: Condition) {
-        self.push(Instruction {
-            opcode,
-            operands: Operands::Flow { dst, num, cond },
-            extra: 0,
-        });
+        self.push(Instruction { opcode, operands: Operands::Flow { dst, num, cond }, extra: 0 });
     }
     fn uni(&mut self, opcode: Opcode, dst: u16, num: u8, id: u8) {
-        self.push(Instruction {
-            opcode,
-            operands: Operands::Uniform { dst, num, id },
-            extra: 0,
-        });
+        self.push(Instruction { opcode, operands: Operands::Uniform { dst, num, id }, extra: 0 });
     }
     fn end(&mut self) {
-        self.push(Instruction {
-            opcode: Opcode::End,
-            operands: Operands::None,
-            extra: 0,
-        });
+        self.push(Instruction { opcode: Opcode::End, operands: Operands::None, extra: 0 });
     }
     fn push(&mut self, i: Instruction) {
         self.code.push(i.encode().unwrap());
@@ -88,11 +57,7 @@ impl Prog {
             outputs: outputs
                 .iter()
                 .map(|&r| Output {
-                    kind: if r == 0 {
-                        OutputKind::Position
-                    } else {
-                        OutputKind::Color
-                    },
+                    kind: if r == 0 { OutputKind::Position } else { OutputKind::Color },
                     reg: r as u16,
                     mask: 0xF,
                     unknown: 0,
@@ -135,16 +100,7 @@ fn run(
     uniforms: &UniformBlock,
     inputs: &[[[f32; 4]; 16]],
 ) -> Vec<Vec<[f32; 4]>> {
-    run_with(
-        gpu,
-        shbin,
-        Options {
-            precision,
-            ..Options::default()
-        },
-        uniforms,
-        inputs,
-    )
+    run_with(gpu, shbin, Options { precision, ..Options::default() }, uniforms, inputs)
 }
 
 fn run_with(
@@ -158,12 +114,7 @@ fn run_with(
     let t = translate(shbin, 0, options).unwrap();
     let info = backend::validate(&t.module).unwrap();
     let words = backend::spirv(&t.module, &info, precision).unwrap();
-    let flat: Vec<u32> = inputs
-        .iter()
-        .flatten()
-        .flatten()
-        .map(|x| x.to_bits())
-        .collect();
+    let flat: Vec<u32> = inputs.iter().flatten().flatten().map(|x| x.to_bits()).collect();
     let out = gpu
         .run_compute(
             &words,
@@ -175,11 +126,7 @@ fn run_with(
         )
         .unwrap();
     out.chunks(REGS as usize * 4)
-        .map(|inv| {
-            inv.chunks(4)
-                .map(|c| [0, 1, 2, 3].map(|k| f32::from_bits(c[k])))
-                .collect()
-        })
+        .map(|inv| inv.chunks(4).map(|c| [0, 1, 2, 3].map(|k| f32::from_bits(c[k]))).collect())
         .collect()
 }
 
@@ -188,10 +135,7 @@ fn same(a: f32, b: f32) -> bool {
 }
 
 fn assert_vec(got: [f32; 4], want: [f32; 4], what: &str) {
-    assert!(
-        (0..4).all(|k| same(got[k], want[k])),
-        "{what}: got {got:?}, want {want:?}"
-    );
+    assert!((0..4).all(|k| same(got[k], want[k])), "{what}: got {got:?}, want {want:?}");
 }
 
 #[test]
@@ -218,13 +162,7 @@ fn special_cases_of_the_isa_page_in_compat() {
     regs[5] = [INF, 0.0, 0.0, 0.0];
     regs[6] = [0.0; 4];
     regs[7] = [-INF; 4];
-    let out = run(
-        &gpu,
-        &shbin,
-        Precision::Compat,
-        &UniformBlock::default(),
-        &[regs],
-    );
+    let out = run(&gpu, &shbin, Precision::Compat, &UniformBlock::default(), &[regs]);
     let o = &out[0];
     // inf * 0 = 0; NaN * 0 = NaN (ISA page, Floating-Point Behavior).
     assert_vec(o[1], [0.0, 0.0, f32::NAN, 6.0], "mul");
@@ -251,16 +189,7 @@ fn loops_calls_ifs_and_relative_addressing_through_the_dispatch_loop() {
     // 2: mov o1, r0
     p.op2(Opcode::Mov, o(1), rs(0), rs(0));
     // 3: call 8 (2 instructions: mul r1, r0, v0 ; mov o2, r1)
-    p.flow(
-        Opcode::Call,
-        8,
-        2,
-        Condition {
-            op: CondOp::Or,
-            refx: true,
-            refy: true,
-        },
-    );
+    p.flow(Opcode::Call, 8, 2, Condition { op: CondOp::Or, refx: true, refy: true });
     // 4: cmp v1.x lt v0.x (cmp.x), eq (cmp.y)
     let desc = p.desc(0xF, &[]);
     p.push(Instruction {
@@ -276,16 +205,7 @@ fn loops_calls_ifs_and_relative_addressing_through_the_dispatch_loop() {
         extra: 0,
     });
     // 5: ifc cmp.x: then 6 (mov o3, v0), else 7..8 (mov o3, v1)
-    p.flow(
-        Opcode::Ifc,
-        7,
-        1,
-        Condition {
-            op: CondOp::X,
-            refx: true,
-            refy: false,
-        },
-    );
+    p.flow(Opcode::Ifc, 7, 1, Condition { op: CondOp::X, refx: true, refy: false });
     p.op2(Opcode::Mov, o(3), v(0), v(0));
     p.op2(Opcode::Mov, o(3), v(1), v(1));
     // 8: end is jumped over by the IF's else; the CALL target follows.
@@ -298,15 +218,7 @@ fn loops_calls_ifs_and_relative_addressing_through_the_dispatch_loop() {
     p.op2(Opcode::Mov, o(2), rs(1), rs(1));
     let call = Instruction {
         opcode: Opcode::Call,
-        operands: Operands::Flow {
-            dst: 9,
-            num: 2,
-            cond: Condition {
-                op: CondOp::Or,
-                refx: true,
-                refy: true,
-            },
-        },
+        operands: Operands::Flow { dst: 9, num: 2, cond: Condition { op: CondOp::Or, refx: true, refy: true } },
         extra: 0,
     };
     p.code[3] = call.encode().unwrap();
@@ -323,21 +235,9 @@ fn loops_calls_ifs_and_relative_addressing_through_the_dispatch_loop() {
     let mut b = a;
     b[1] = [3.0, 7.0, 7.0, 7.0];
     let structured = translate(&shbin, 0, Options::default()).unwrap();
-    assert_eq!(
-        structured.interface.flow,
-        translate::pica::FlowKind::Structured
-    );
+    assert_eq!(structured.interface.flow, translate::pica::FlowKind::Structured);
     for dispatch_only in [false, true] {
-        let out = run_with(
-            &gpu,
-            &shbin,
-            Options {
-                precision: Precision::Compat,
-                dispatch_only,
-            },
-            &u,
-            &[a, b],
-        );
+        let out = run_with(&gpu, &shbin, Options { precision: Precision::Compat, dispatch_only }, &u, &[a, b]);
         let sum = (10 + 12 + 14 + 16) as f32;
         for case in &out {
             assert_vec(case[1], [sum; 4], "loop sum over c[aL]");
@@ -391,10 +291,7 @@ fn relative_addressing_edges_from_the_facts_page() {
 
 /// Every executable of the given kind in the corpus SHBINs: (file, SHBIN, executable index).
 fn corpus_executables(kind: pica::shbin::ShaderType) -> Vec<(std::path::PathBuf, Shbin, usize)> {
-    let dir = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/pica/golden"
-    );
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden");
     let mut paths: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -441,34 +338,16 @@ fn corpus_vertex_shaders_render_like_the_compute_wrapper() {
                 .to_bits()
             })
             .collect();
-        let compute = gpu
-            .run_compute(
-                &words,
-                translate::pica::COMPUTE_ENTRY,
-                &u.to_bytes(),
-                &inputs,
-                n as u32,
-                n * 64,
-            )
-            .unwrap();
-        let render = gpu
-            .run_vertex(&words, &t.interface, &u.to_bytes(), &inputs)
-            .unwrap();
+        let compute =
+            gpu.run_compute(&words, translate::pica::COMPUTE_ENTRY, &u.to_bytes(), &inputs, n as u32, n * 64).unwrap();
+        let render = gpu.run_vertex(&words, &t.interface, &u.to_bytes(), &inputs).unwrap();
         let shown = render.vertices.iter().filter(|v| v.is_some()).count();
-        eprintln!(
-            "{} entry {entry}: {shown} of {n} vertices rasterized",
-            path.display()
-        );
+        eprintln!("{} entry {entry}: {shown} of {n} vertices rasterized", path.display());
         for (i, vtx) in render.vertices.iter().enumerate() {
             let Some(outs) = vtx else { continue };
             for (k, &reg) in t.interface.outputs.iter().enumerate() {
                 let base = i * 64 + reg as usize * 4;
-                assert_eq!(
-                    outs[k][..],
-                    compute[base..base + 4],
-                    "{} entry {entry} vertex {i} o{reg}",
-                    path.display()
-                );
+                assert_eq!(outs[k][..], compute[base..base + 4], "{} entry {entry} vertex {i} o{reg}", path.display());
             }
             checked += 1;
         }
@@ -505,35 +384,16 @@ fn exact_mode_matches_the_interpreter_bit_for_bit_on_every_operation() {
         // Chains: results feed the next operations through r registers.
         p.op2(op, r(k as u8), a, b);
     }
-    let desc = p.desc(
-        0xF,
-        &[
-            (true, Swizzle(0x1B)),
-            (false, Swizzle(0x1B)),
-            (true, Swizzle(0xE4)),
-        ],
-    );
+    let desc = p.desc(0xF, &[(true, Swizzle(0x1B)), (false, Swizzle(0x1B)), (true, Swizzle(0xE4))]);
     p.push(Instruction {
         opcode: Opcode::Mad,
-        operands: Operands::Mad {
-            dst: o(0),
-            src1: rs(0),
-            src2: rs(1),
-            src3: rs(2),
-            idx: AddrIndex::None,
-            desc,
-        },
+        operands: Operands::Mad { dst: o(0), src1: rs(0), src2: rs(1), src3: rs(2), idx: AddrIndex::None, desc },
         extra: 0,
     });
     p.op2(Opcode::Litp, o(15), rs(3), rs(3));
     p.end();
     let shbin = p.shbin(&(0..16).collect::<Vec<_>>());
-    let settings = gpu::verify::Settings {
-        cases: 2048,
-        precision: Precision::Exact,
-        seed: 7,
-        dispatch_only: false,
-    };
+    let settings = gpu::verify::Settings { cases: 2048, precision: Precision::Exact, seed: 7, dispatch_only: false };
     let report = gpu::verify::verify_vertex(&gpu, &shbin, 0, settings).unwrap();
     assert_eq!(report.failed, 0, "{:?}", report.examples);
     assert_eq!(report.passed, 2048);
@@ -547,18 +407,9 @@ fn corpus_verifies_in_exact_and_compat() {
     let mut executables = 0;
     for (path, shbin, entry) in corpus_executables(pica::shbin::ShaderType::Vertex) {
         // Exact through the chosen flow translation and through the dispatch loop alone.
-        let runs = [
-            (Precision::Exact, false),
-            (Precision::Exact, true),
-            (Precision::Compat, false),
-        ];
+        let runs = [(Precision::Exact, false), (Precision::Exact, true), (Precision::Compat, false)];
         for (precision, dispatch_only) in runs {
-            let settings = gpu::verify::Settings {
-                cases: 64,
-                precision,
-                seed: entry as u64 + 1,
-                dispatch_only,
-            };
+            let settings = gpu::verify::Settings { cases: 64, precision, seed: entry as u64 + 1, dispatch_only };
             let report = gpu::verify::verify_vertex(&gpu, &shbin, entry, settings).unwrap();
             assert_eq!(
                 report.failed,
@@ -583,26 +434,10 @@ fn corpus_geometry_shaders_emit_the_interpreters_primitives() {
     let mut executables = 0;
     for (path, shbin, entry) in corpus_executables(pica::shbin::ShaderType::Geometry) {
         for precision in [Precision::Exact, Precision::Compat] {
-            let settings = gpu::verify::Settings {
-                cases: 64,
-                precision,
-                seed: 11,
-                dispatch_only: false,
-            };
+            let settings = gpu::verify::Settings { cases: 64, precision, seed: 11, dispatch_only: false };
             let report = gpu::verify::verify_geometry(&gpu, &shbin, entry, settings).unwrap();
-            assert_eq!(
-                report.failed,
-                0,
-                "{} {precision:?}: {:?}",
-                path.display(),
-                report.examples
-            );
-            assert!(
-                report.passed >= 32,
-                "{} {precision:?}: only {} cases ran",
-                path.display(),
-                report.passed
-            );
+            assert_eq!(report.failed, 0, "{} {precision:?}: {:?}", path.display(), report.examples);
+            assert!(report.passed >= 32, "{} {precision:?}: only {} cases ran", path.display(), report.passed);
         }
         executables += 1;
     }
@@ -616,11 +451,8 @@ fn corpus_geometry_shaders_emit_the_interpreters_primitives() {
 #[test]
 fn random_programs_match_the_interpreter_in_exact() {
     let Some(gpu) = Gpu::for_tests() else { return };
-    let ops: Vec<Opcode> = Opcode::ALL
-        .iter()
-        .copied()
-        .filter(|o| !matches!(o, Opcode::Emit | Opcode::Setemit))
-        .collect();
+    let ops: Vec<Opcode> =
+        Opcode::ALL.iter().copied().filter(|o| !matches!(o, Opcode::Emit | Opcode::Setemit)).collect();
     let mut rng = gpu::verify::Rng::new(2024);
     let (mut programs, mut passed, mut kinds) = (0, 0, std::collections::BTreeMap::new());
     for _ in 0..100 {
@@ -631,8 +463,7 @@ fn random_programs_match_the_interpreter_in_exact() {
             let word = (op.first_bits6() as u32) << 26 | (rng.next() as u32 & 0x03FF_FFFF);
             let mut inst = Instruction::decode(word);
             // Forward targets only, inside the program: every program terminates.
-            let fwd =
-                |rng: &mut gpu::verify::Rng| (k + 1 + rng.below((len - k) as u64) as usize) as u16;
+            let fwd = |rng: &mut gpu::verify::Rng| (k + 1 + rng.below((len - k) as u64) as usize) as u16;
             match &mut inst.operands {
                 Operands::Flow { dst, num, .. } => {
                     *dst = fwd(&mut rng);
@@ -648,32 +479,17 @@ fn random_programs_match_the_interpreter_in_exact() {
             }
             code.push(inst.encode().unwrap());
         }
-        code.push(
-            Instruction {
-                opcode: Opcode::End,
-                operands: Operands::None,
-                extra: 0,
-            }
-            .encode()
-            .unwrap(),
-        );
+        code.push(Instruction { opcode: Opcode::End, operands: Operands::None, extra: 0 }.encode().unwrap());
         let descs: Vec<u32> = (0..8).map(|_| rng.next() as u32 | 0xF).collect();
         let mut p = Prog::default();
         p.code = code;
         p.descs = descs;
         let shbin = p.shbin(&[]);
-        let kind = translate(&shbin, 0, Options::default())
-            .unwrap()
-            .interface
-            .flow;
+        let kind = translate(&shbin, 0, Options::default()).unwrap().interface.flow;
         *kinds.entry(format!("{kind:?}")).or_insert(0) += 1;
         for dispatch_only in [false, true] {
-            let settings = gpu::verify::Settings {
-                cases: 8,
-                precision: Precision::Exact,
-                seed: programs,
-                dispatch_only,
-            };
+            let settings =
+                gpu::verify::Settings { cases: 8, precision: Precision::Exact, seed: programs, dispatch_only };
             let report = gpu::verify::verify_vertex(&gpu, &shbin, 0, settings).unwrap();
             if report.failed != 0 {
                 let f = std::env::temp_dir().join(format!("random-program-{programs}.shbin"));
@@ -707,16 +523,8 @@ fn nan_times_an_unwritten_register_stays_nan() {
         let mut u = UniformBlock::default();
         u.c[5] = [f32::NAN, 1.0, INF, 0.0];
         let out = run(&gpu, &shbin, precision, &u, &[[[0.0; 4]; 16]]);
-        assert!(
-            out[0][1].iter().all(|x| x.is_nan()),
-            "{precision:?} dp4 {:?}",
-            out[0][1]
-        );
-        assert_vec(
-            out[0][2],
-            [f32::NAN, 0.0, 0.0, 0.0],
-            &format!("{precision:?} mul"),
-        );
+        assert!(out[0][1].iter().all(|x| x.is_nan()), "{precision:?} dp4 {:?}", out[0][1]);
+        assert_vec(out[0][2], [f32::NAN, 0.0, 0.0, 0.0], &format!("{precision:?} mul"));
     }
 }
 
@@ -744,10 +552,7 @@ fn exact_keeps_the_sign_of_zero_where_a_constant_write_is_skipped() {
     p.uni(Opcode::Jmpu, 5, 0, 0);
     // 3: mov o1, -r0 (-1.0 in x when run)
     let mut i = Instruction::decode(p.code[1]);
-    if let Operands::Arith {
-        dst, src1, src2, ..
-    } = &mut i.operands
-    {
+    if let Operands::Arith { dst, src1, src2, .. } = &mut i.operands {
         (*dst, *src1, *src2) = (o(1), rs(0), rs(0));
     }
     p.push(i);
@@ -757,19 +562,10 @@ fn exact_keeps_the_sign_of_zero_where_a_constant_write_is_skipped() {
     p.op2(Opcode::Mov, o(2), rs(1), rs(1));
     p.end();
     let shbin = p.shbin(&[0, 1, 2]);
-    let options = Options {
-        precision: Precision::Exact,
-        ..Options::default()
-    };
-    assert_eq!(
-        translate(&shbin, 0, options).unwrap().interface.flow,
-        translate::pica::FlowKind::Structured
-    );
+    let options = Options { precision: Precision::Exact, ..Options::default() };
+    assert_eq!(translate(&shbin, 0, options).unwrap().interface.flow, translate::pica::FlowKind::Structured);
     for jump in [true, false] {
-        let u = UniformBlock {
-            b: jump as u16,
-            ..UniformBlock::default()
-        };
+        let u = UniformBlock { b: jump as u16, ..UniformBlock::default() };
         let out = run(&gpu, &shbin, Precision::Exact, &u, &[[[0.0; 4]; 16]]);
         let (o1, o2) = if jump {
             ([0.0, 0.0, 0.0, 0.0], [-0.0, -0.0, -0.0, -0.0])
@@ -789,13 +585,8 @@ fn exact_keeps_the_sign_of_zero_where_a_constant_write_is_skipped() {
 #[test]
 fn smith_programs_verify_bit_exact() {
     let Some(gpu) = Gpu::for_tests() else { return };
-    let count: u64 = std::env::var("SMITH_PROGRAMS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(200);
-    let workers = std::thread::available_parallelism()
-        .map_or(2, |n| n.get())
-        .clamp(1, 8) as u64;
+    let count: u64 = std::env::var("SMITH_PROGRAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8) as u64;
     let totals: Vec<(usize, usize)> = std::thread::scope(|scope| {
         let gpu = &gpu;
         let handles: Vec<_> = (0..workers)
@@ -803,10 +594,7 @@ fn smith_programs_verify_bit_exact() {
                 scope.spawn(move || {
                     let (mut passed, mut skipped) = (0, 0);
                     for seed in (w..count).step_by(workers as usize) {
-                        let config = pica::smith::Config {
-                            geometry: seed % 5 == 0,
-                            ..Default::default()
-                        };
+                        let config = pica::smith::Config { geometry: seed % 5 == 0, ..Default::default() };
                         let shbin = pica::smith::generate(seed, &config).to_shbin();
                         let settings = gpu::verify::Settings {
                             cases: 64,
@@ -829,17 +617,10 @@ fn smith_programs_verify_bit_exact() {
                 })
             })
             .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("worker"))
-            .collect()
+        handles.into_iter().map(|h| h.join().expect("worker")).collect()
     });
     let passed: usize = totals.iter().map(|t| t.0).sum();
     let skipped: usize = totals.iter().map(|t| t.1).sum();
     eprintln!("smith: {count} programs, {passed} cases matched bit for bit, {skipped} skipped");
-    assert!(
-        passed as u64 >= count * 60,
-        "{passed} of {} cases ran",
-        count * 64
-    );
+    assert!(passed as u64 >= count * 60, "{passed} of {} cases ran", count * 64);
 }

@@ -10,7 +10,17 @@ use gx::{BpRegs, Evaluator, PixelInputs, TevState};
 /// compare modes, konst inputs, swap tables, and an indirect stage feeding every other stage.
 fn material(n: usize) -> TevState {
     let mut r = BpRegs::new();
-    r.write(0x00, GenMode { num_texgens: 2, num_colchans: 1, num_tevstages_minus_1: (n - 1) as u8, cull_mode: 0, num_indstages: 1 }.encode());
+    r.write(
+        0x00,
+        GenMode {
+            num_texgens: 2,
+            num_colchans: 1,
+            num_tevstages_minus_1: (n - 1) as u8,
+            cull_mode: 0,
+            num_indstages: 1,
+        }
+        .encode(),
+    );
     r.write(0xE0, TevRegRa { r: 200, a: 100, konst: true }.encode());
     r.write(0xE1, TevRegBg { b: 50, g: 25, konst: true }.encode());
     r.write(0xE2, TevRegRa { r: -20, a: 300, konst: false }.encode());
@@ -19,18 +29,78 @@ fn material(n: usize) -> TevState {
     r.write(0x08, IndMtxC { row0: 0, row1: 0, scale_bit4: 1, scale_bit5_ignored: 0 }.encode());
     r.write(0x27, Ras1Iref { bi0: 1, bc0: 1, ..Default::default() }.encode());
     for t in 0..4u8 {
-        r.write(0xF6 + 2 * t, TevKSel { swap1: [0, 0, 1, 2][t as usize], swap2: [1, 0, 1, 2][t as usize], kcsel0: 12, kasel0: 28, kcsel1: 3, kasel1: 16 }.encode());
-        r.write(0xF7 + 2 * t, TevKSel { swap1: [2, 0, 1, 2][t as usize], swap2: 3, kcsel0: 13, kasel0: 2, kcsel1: 20, kasel1: 29 }.encode());
+        r.write(
+            0xF6 + 2 * t,
+            TevKSel {
+                swap1: [0, 0, 1, 2][t as usize],
+                swap2: [1, 0, 1, 2][t as usize],
+                kcsel0: 12,
+                kasel0: 28,
+                kcsel1: 3,
+                kasel1: 16,
+            }
+            .encode(),
+        );
+        r.write(
+            0xF7 + 2 * t,
+            TevKSel { swap1: [2, 0, 1, 2][t as usize], swap2: 3, kcsel0: 13, kasel0: 2, kcsel1: 20, kasel1: 29 }
+                .encode(),
+        );
     }
     for i in 0..n as u8 {
         if i % 2 == 0 {
-            r.write(0x28 + i / 2, TwoTevStageOrders { texmap0: 0, texcoord0: 0, enable0: true, colorchan0: 0, texmap1: 1, texcoord1: 1, enable1: true, colorchan1: 5 }.encode());
+            r.write(
+                0x28 + i / 2,
+                TwoTevStageOrders {
+                    texmap0: 0,
+                    texcoord0: 0,
+                    enable0: true,
+                    colorchan0: 0,
+                    texmap1: 1,
+                    texcoord1: 1,
+                    enable1: true,
+                    colorchan1: 5,
+                }
+                .encode(),
+            );
         }
         let k = i % 4;
         let (bias, op, scale) = [(0, 0, 0), (1, 1, 1), (3, 0, 1), (2, 0, 3)][k as usize];
-        r.write(0xC0 + 2 * i, ColorCombiner { a: 0, b: 8, c: 10, d: [15, 14, 2, 0][k as usize], bias, op, clamp: k != 1, scale, dest: if i + 1 == n as u8 { 0 } else { k % 3 } }.encode());
-        r.write(0xC1 + 2 * i, AlphaCombiner { rswap: k, tswap: 3 - k, a: 0, b: 4, c: 5, d: 6, bias, op, clamp: true, scale, dest: 0 }.encode());
-        r.write(0x10 + i, TevStageIndirect { bt: 0, fmt: 0, bias: 7, bs: 1, mtx_index: i % 2, sw: 3, tw: 3, fb_addprev: i % 2 == 1, ..Default::default() }.encode());
+        r.write(
+            0xC0 + 2 * i,
+            ColorCombiner {
+                a: 0,
+                b: 8,
+                c: 10,
+                d: [15, 14, 2, 0][k as usize],
+                bias,
+                op,
+                clamp: k != 1,
+                scale,
+                dest: if i + 1 == n as u8 { 0 } else { k % 3 },
+            }
+            .encode(),
+        );
+        r.write(
+            0xC1 + 2 * i,
+            AlphaCombiner { rswap: k, tswap: 3 - k, a: 0, b: 4, c: 5, d: 6, bias, op, clamp: true, scale, dest: 0 }
+                .encode(),
+        );
+        r.write(
+            0x10 + i,
+            TevStageIndirect {
+                bt: 0,
+                fmt: 0,
+                bias: 7,
+                bs: 1,
+                mtx_index: i % 2,
+                sw: 3,
+                tw: 3,
+                fb_addprev: i % 2 == 1,
+                ..Default::default()
+            }
+            .encode(),
+        );
     }
     r.write(0xF3, AlphaTest { ref0: 64, ref1: 200, comp0: 4, comp1: 1, logic: 0 }.encode());
     r.state()

@@ -96,7 +96,8 @@ pub fn decode(bytes: &[u8], base: u64) -> Result<Vec<Located>> {
                 let address = r.u16(i + 3, "XF load address").map_err(at)?;
                 // The length is checked against the remaining bytes before anything is allocated.
                 r.bytes(i + 5, 4 * n, "XF load values").map_err(at)?;
-                let values = (0..n).map(|k| r.u32(i + 5 + 4 * k, "XF load values")).collect::<Result<Vec<_>>>().map_err(at)?;
+                let values =
+                    (0..n).map(|k| r.u32(i + 5 + 4 * k, "XF load values")).collect::<Result<Vec<_>>>().map_err(at)?;
                 (Command::Xf { address, values }, 5 + 4 * n)
             }
             0x20 | 0x28 | 0x30 | 0x38 => {

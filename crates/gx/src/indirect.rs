@@ -50,7 +50,12 @@ pub fn format_split(v: u8, fmt: u8) -> (i32, u8) {
 
 /// The (s, t) offset and bump alpha of one TEV stage whose indirect stage sampled `sample`
 /// (RGBA); `coord` is the stage's own regular coordinate (for the dynamic matrices).
-pub fn stage_offset(ind: &TevStageIndirect, sample: [u8; 4], matrices: &[IndMatrix; 3], coord: [i32; 2]) -> ([i32; 2], u8) {
+pub fn stage_offset(
+    ind: &TevStageIndirect,
+    sample: [u8; 4],
+    matrices: &[IndMatrix; 3],
+    coord: [i32; 2],
+) -> ([i32; 2], u8) {
     // S = alpha, T = blue, U = green (§1.1).
     let raw = [sample[3], sample[2], sample[1]];
     let mut stu = [0i64; 3];
@@ -160,8 +165,11 @@ impl Prepared {
         for (i, (tc, ind, active)) in self.stages.iter().enumerate() {
             let coord = coord_of(input, *tc);
             // bt past numindstages: no matrix or bump, but wrap and add-previous still apply (§1.4).
-            let (offset, bump) =
-                if *active { stage_offset(ind, input.ind_tex[ind.bt as usize], &self.matrices, coord) } else { ([0, 0], 0) };
+            let (offset, bump) = if *active {
+                stage_offset(ind, input.ind_tex[ind.bt as usize], &self.matrices, coord)
+            } else {
+                ([0, 0], 0)
+            };
             let wrapped = [wrap(coord[0], ind.sw) as i64, wrap(coord[1], ind.tw) as i64];
             let base = if ind.fb_addprev { prev } else { [0, 0] };
             let tc = [

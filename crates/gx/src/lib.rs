@@ -33,8 +33,6 @@
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
-// `is_multiple_of` is newer than the workspace's rust-version (1.80).
-#![allow(clippy::manual_is_multiple_of)]
 
 pub mod bp;
 pub mod brres;

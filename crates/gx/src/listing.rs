@@ -16,7 +16,10 @@ pub struct ListingError {
 }
 
 fn hex(s: &str, what: &str) -> Result<u32, String> {
-    let t = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")).ok_or_else(|| format!("{what} {s:?} does not start with 0x"))?;
+    let t = s
+        .strip_prefix("0x")
+        .or_else(|| s.strip_prefix("0X"))
+        .ok_or_else(|| format!("{what} {s:?} does not start with 0x"))?;
     u32::from_str_radix(t, 16).map_err(|_| format!("{what} {s:?} is not hexadecimal"))
 }
 
@@ -62,7 +65,11 @@ pub fn parse_line(line: &str) -> Result<(u8, u32), String> {
             Some((n, m)) => (n, Some(m.strip_suffix(')').ok_or_else(|| format!("field {tok:?}: unclosed `(`"))?)),
             None => (rest, None),
         };
-        let i = layout.fields.iter().position(|f| f.name == fname).ok_or_else(|| format!("{expected_name} has no field {fname:?}"))?;
+        let i = layout
+            .fields
+            .iter()
+            .position(|f| f.name == fname)
+            .ok_or_else(|| format!("{expected_name} has no field {fname:?}"))?;
         let f = &layout.fields[i];
         let value: i64 = num.parse().map_err(|_| format!("field {fname}: {num:?} is not a number"))?;
         if f.get(f.set(0, value)) != value {

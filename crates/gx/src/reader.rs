@@ -77,8 +77,13 @@ impl<'a> Reader<'a> {
         let limit = rest.len().min(max + 1);
         match rest[..limit].iter().position(|&b| b == 0) {
             Some(n) => Ok(String::from_utf8_lossy(&rest[..n]).into_owned()),
-            None if limit > max => Err(Error::new(at as u64, ErrorKind::Invalid(format!("{what} longer than {max} bytes")))),
-            None => Err(Error::new(at as u64, ErrorKind::Truncated { what, need: limit as u64 + 1, have: rest.len() as u64 })),
+            None if limit > max => {
+                Err(Error::new(at as u64, ErrorKind::Invalid(format!("{what} longer than {max} bytes"))))
+            }
+            None => Err(Error::new(
+                at as u64,
+                ErrorKind::Truncated { what, need: limit as u64 + 1, have: rest.len() as u64 },
+            )),
         }
     }
 }

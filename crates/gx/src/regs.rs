@@ -7,8 +7,10 @@
 use crate::fields::{bp_register, RegisterLayout};
 
 /// Colour combiner inputs (facts "Inputs", more-facts §2.5).
-pub const COLOR_INPUTS: &[&str] =
-    &["CPREV", "APREV", "C0", "A0", "C1", "A1", "C2", "A2", "TEXC", "TEXA", "RASC", "RASA", "ONE", "HALF", "KONST", "ZERO"];
+pub const COLOR_INPUTS: &[&str] = &[
+    "CPREV", "APREV", "C0", "A0", "C1", "A1", "C2", "A2", "TEXC", "TEXA", "RASC", "RASA", "ONE", "HALF", "KONST",
+    "ZERO",
+];
 /// Alpha combiner inputs.
 pub const ALPHA_INPUTS: &[&str] = &["APREV", "A0", "A1", "A2", "TEXA", "RASA", "KONST", "ZERO"];
 /// Bias field; 3 selects compare mode.
@@ -57,13 +59,28 @@ pub const BLEND_FACTOR: &[&str] =
     &["ZERO", "ONE", "SRCCLR", "INVSRCCLR", "SRCALPHA", "INVSRCALPHA", "DSTALPHA", "INVDSTALPHA"];
 /// Logic operations.
 pub const LOGIC_OP: &[&str] = &[
-    "CLEAR", "AND", "AND_REVERSE", "COPY", "AND_INVERTED", "NOOP", "XOR", "OR", "NOR", "EQUIV", "INVERT", "OR_REVERSE",
-    "COPY_INVERTED", "OR_INVERTED", "NAND", "SET",
+    "CLEAR",
+    "AND",
+    "AND_REVERSE",
+    "COPY",
+    "AND_INVERTED",
+    "NOOP",
+    "XOR",
+    "OR",
+    "NOR",
+    "EQUIV",
+    "INVERT",
+    "OR_REVERSE",
+    "COPY_INVERTED",
+    "OR_INVERTED",
+    "NAND",
+    "SET",
 ];
 /// Cull modes of genMode.
 pub const CULL: &[&str] = &["NONE", "BACK", "FRONT", "ALL"];
 /// Fog function select.
-pub const FOG_FSEL: &[&str] = &["OFF", "RESERVED1", "LINEAR", "RESERVED3", "EXP", "EXP2", "BACKWARD_EXP", "BACKWARD_EXP2"];
+pub const FOG_FSEL: &[&str] =
+    &["OFF", "RESERVED1", "LINEAR", "RESERVED3", "EXP", "EXP2", "BACKWARD_EXP", "BACKWARD_EXP2"];
 /// Fog projection.
 pub const FOG_PROJ: &[&str] = &["PERSPECTIVE", "ORTHOGRAPHIC"];
 

@@ -48,17 +48,27 @@ pub fn bp_writes(u: &mut Unstructured, cfg: &Config) -> Result<Vec<(u8, u32)>> {
     let stages = u.int_in_range(1..=cfg.max_stages.clamp(1, 16))?;
     let texgens = u.int_in_range(0..=8u8)?;
     let ind_stages = if cfg.indirect { upto(u, cfg.max_ind_stages.min(4))? } else { 0 };
-    let idx = |u: &mut Unstructured| -> Result<u8> { if texgens == 0 { Ok(0) } else { u.int_in_range(0..=texgens - 1) } };
+    let idx = |u: &mut Unstructured| -> Result<u8> {
+        if texgens == 0 {
+            Ok(0)
+        } else {
+            u.int_in_range(0..=texgens - 1)
+        }
+    };
     let mut w = vec![(
         addr::GEN_MODE,
-        GenMode { num_texgens: texgens, num_colchans: upto(u, 2)?, num_tevstages_minus_1: stages - 1, cull_mode: upto(u, 3)?, num_indstages: ind_stages }
-            .encode(),
+        GenMode {
+            num_texgens: texgens,
+            num_colchans: upto(u, 2)?,
+            num_tevstages_minus_1: stages - 1,
+            cull_mode: upto(u, 3)?,
+            num_indstages: ind_stages,
+        }
+        .encode(),
     )];
     for n in 0..4u8 {
-        let (ra, bg) = (
-            TevRegRa { r: s11(u)?, a: s11(u)?, konst: false },
-            TevRegBg { b: s11(u)?, g: s11(u)?, konst: false },
-        );
+        let (ra, bg) =
+            (TevRegRa { r: s11(u)?, a: s11(u)?, konst: false }, TevRegBg { b: s11(u)?, g: s11(u)?, konst: false });
         w.push((addr::TEV_REG + 2 * n, ra.encode()));
         w.push((addr::TEV_REG + 2 * n + 1, bg.encode()));
         let (ka, kb) = (
@@ -69,7 +79,14 @@ pub fn bp_writes(u: &mut Unstructured, cfg: &Config) -> Result<Vec<(u8, u32)>> {
         w.push((addr::TEV_REG + 2 * n + 1, kb.encode()));
     }
     for k in 0..8u8 {
-        let ksel = TevKSel { swap1: upto(u, 3)?, swap2: upto(u, 3)?, kcsel0: upto(u, 31)?, kasel0: upto(u, 31)?, kcsel1: upto(u, 31)?, kasel1: upto(u, 31)? };
+        let ksel = TevKSel {
+            swap1: upto(u, 3)?,
+            swap2: upto(u, 3)?,
+            kcsel0: upto(u, 31)?,
+            kasel0: upto(u, 31)?,
+            kcsel1: upto(u, 31)?,
+            kasel1: upto(u, 31)?,
+        };
         w.push((addr::TEV_KSEL + k, ksel.encode()));
     }
     let chan = |u: &mut Unstructured| -> Result<u8> { Ok(*u.choose(&[0u8, 1, 5, 6, 7])?) };
@@ -132,7 +149,9 @@ pub fn bp_writes(u: &mut Unstructured, cfg: &Config) -> Result<Vec<(u8, u32)>> {
     }
     if ind_stages > 0 {
         for k in 0..3u8 {
-            let col = |u: &mut Unstructured| -> Result<IndMtxAB> { Ok(IndMtxAB { row0: s11(u)?, row1: s11(u)?, scale_bits: upto(u, 3)? }) };
+            let col = |u: &mut Unstructured| -> Result<IndMtxAB> {
+                Ok(IndMtxAB { row0: s11(u)?, row1: s11(u)?, scale_bits: upto(u, 3)? })
+            };
             let (a, b) = (col(u)?, col(u)?);
             let c = IndMtxC { row0: s11(u)?, row1: s11(u)?, scale_bit4: upto(u, 1)?, scale_bit5_ignored: upto(u, 1)? };
             w.push((addr::IND_MTX + 3 * k, a.encode()));
@@ -155,7 +174,13 @@ pub fn bp_writes(u: &mut Unstructured, cfg: &Config) -> Result<Vec<(u8, u32)>> {
             w.push((addr::RAS1_SS0 + k, ss.encode()));
         }
     }
-    let at = AlphaTest { ref0: u.arbitrary()?, ref1: u.arbitrary()?, comp0: upto(u, 7)?, comp1: upto(u, 7)?, logic: upto(u, 3)? };
+    let at = AlphaTest {
+        ref0: u.arbitrary()?,
+        ref1: u.arbitrary()?,
+        comp0: upto(u, 7)?,
+        comp1: upto(u, 7)?,
+        logic: upto(u, 3)?,
+    };
     w.push((addr::ALPHA_TEST, at.encode()));
     Ok(w)
 }

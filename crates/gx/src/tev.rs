@@ -125,7 +125,17 @@ pub fn compare_color(a: [u8; 3], b: [u8; 3], c: [u8; 3], d: [i16; 3], op: u8, sc
 /// The alpha combiner in compare mode. R8/GR16/BGR24 compare the colour combiner's A and B
 /// inputs (`color_a`, `color_b`); A8 (scale 3) compares the alpha inputs.
 #[allow(clippy::too_many_arguments)]
-pub fn compare_alpha(a: u8, b: u8, c: u8, d: i16, color_a: [u8; 3], color_b: [u8; 3], op: u8, scale: u8, clamp: bool) -> i16 {
+pub fn compare_alpha(
+    a: u8,
+    b: u8,
+    c: u8,
+    d: i16,
+    color_a: [u8; 3],
+    color_b: [u8; 3],
+    op: u8,
+    scale: u8,
+    clamp: bool,
+) -> i16 {
     let cond = if scale == 3 {
         cmp(op, a as u32, b as u32)
     } else {
@@ -320,7 +330,8 @@ impl Evaluator {
         let widen = |v: [u8; 4]| [v[0] as i16, v[1] as i16, v[2] as i16, v[3] as i16];
         for (i, st) in self.stages.iter().enumerate() {
             // Texture: disabled stages read 255 in every channel (docs/gx-decisions.md).
-            let tex = if st.tex_enable { swap(input.tex.get(i).copied().unwrap_or([0; 4]), st.tex_swap) } else { [255; 4] };
+            let tex =
+                if st.tex_enable { swap(input.tex.get(i).copied().unwrap_or([0; 4]), st.tex_swap) } else { [255; 4] };
             slots[SLOT_TEX as usize] = widen(tex);
             slots[SLOT_RAS as usize] = widen(swap(ras_color(st.colorchan, input, ind.bump_alpha[i]), st.ras_swap));
             slots[SLOT_KONST as usize] = st.konst;

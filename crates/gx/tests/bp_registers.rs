@@ -75,10 +75,7 @@ fn ras1_ss_and_iref() {
     assert_eq!(s.ras1_ss[0], Ras1Ss::default());
     assert_eq!(s.ind_scale(2), (1, 2));
     assert_eq!(s.ind_scale(3), (8, 15));
-    assert_eq!(
-        s.ras1_iref,
-        Ras1Iref { bi0: 1, bc0: 2, bi1: 3, bc1: 4, bi2: 5, bc2: 6, bi3: 7, bc3: 0 }
-    );
+    assert_eq!(s.ras1_iref, Ras1Iref { bi0: 1, bc0: 2, bi1: 3, bc1: 4, bi2: 5, bc2: 6, bi3: 7, bc3: 0 });
     assert_eq!(s.ind_ref(0), (1, 2));
     assert_eq!(s.ind_ref(3), (7, 0));
 }
@@ -223,7 +220,14 @@ fn bp_mask_applies_to_exactly_one_write() {
 fn bp_mask_through_a_display_list_as_real_shaders_use_it() {
     // Real MDL0 shader lists write FE=0x00000F before the swap bits and FE=0xFFFFF0 before the
     // ksel bits of the same TevKSel register (facts file).
-    let (regs, s) = run(&[(0xF6, 0x000000), (0xFE, 0x00000F), (0xF6, 0x00000E), (0xFE, 0xFFFFF0), (0xF6, 0x37F8C0), (0xF7, 0xABCDEF)]);
+    let (regs, s) = run(&[
+        (0xF6, 0x000000),
+        (0xFE, 0x00000F),
+        (0xF6, 0x00000E),
+        (0xFE, 0xFFFFF0),
+        (0xF6, 0x37F8C0),
+        (0xF7, 0xABCDEF),
+    ]);
     assert_eq!(s.ksel[0], TevKSel { swap1: 2, swap2: 3, kcsel0: 12, kasel0: 28, kcsel1: 31, kasel1: 6 });
     // The write to 0xF7 after the masked write is complete.
     assert_eq!(regs.get(0xF7), 0xABCDEF);
@@ -304,7 +308,10 @@ fn printer_names_every_field_of_every_register() {
         format_register(0xC0, 0x08FFF0),
         "0xC0 tev_color_env[0] = 0x08fff0: d=0(CPREV) c=15(ZERO) b=15(ZERO) a=15(ZERO) bias=0(ZERO) op=0(ADD_GT) clamp=1 scale=0(X1_R8) dest=0(PREV)"
     );
-    assert_eq!(format_register(0x42, 0xFFFE00 | 0x7F), "0x42 const_alpha = 0xfffe7f: alpha=127 enable=0 unused=0xfffe00");
+    assert_eq!(
+        format_register(0x42, 0xFFFE00 | 0x7F),
+        "0x42 const_alpha = 0xfffe7f: alpha=127 enable=0 unused=0xfffe00"
+    );
     assert_eq!(format_register(0x99, 0x1), "0x99 bp_99 = 0x000001");
     // TEV registers are named by bank: 0xE0/E1 hold PREV or K0, 0xE2/E3 C0 or K1, ...
     assert!(format_register(0xE0, 0x000001).starts_with("0xE0 tev_reg_ra[prev] = "));

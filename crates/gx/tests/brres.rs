@@ -102,7 +102,13 @@ fn material(name: &str, index: u32, shader: usize, stages: u8, layers: &[&str]) 
 fn shader(name: &str, index: u32, stages: u8) -> Shader {
     let mut display_list = shader_list(stages);
     display_list.resize(brres::SHADER_DL_SIZE, 0);
-    Shader { name: name.into(), index, num_stages: stages, tex_refs: [0, 1, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], display_list }
+    Shader {
+        name: name.into(),
+        index,
+        num_stages: stages,
+        tex_refs: [0, 1, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
+        display_list,
+    }
 }
 
 fn sample() -> Brres {
@@ -124,7 +130,13 @@ fn sample() -> Brres {
         textures: ["road", "sky", "clouds", "water", "wave", "env", "grass"]
             .iter()
             .enumerate()
-            .map(|(i, n)| Texture { name: n.to_string(), width: 32 << i, height: 16, format: 14, mip_count: 1 + i as u32 })
+            .map(|(i, n)| Texture {
+                name: n.to_string(),
+                width: 32 << i,
+                height: 16,
+                format: 14,
+                mip_count: 1 + i as u32,
+            })
             .collect(),
         other_groups: vec![],
     }
@@ -149,7 +161,10 @@ fn material_state_decodes_header_counts_and_both_lists() {
     let mat = &m.materials[1];
     let st = mat.state(&m.shaders[mat.shader]).unwrap();
     // genMode comes from the header: 2 texgens, 1 channel, 3 stages, GX cull back -> hardware 1.
-    assert_eq!(st.gen_mode, GenMode { num_texgens: 2, num_colchans: 1, num_tevstages_minus_1: 2, cull_mode: 1, num_indstages: 0 });
+    assert_eq!(
+        st.gen_mode,
+        GenMode { num_texgens: 2, num_colchans: 1, num_tevstages_minus_1: 2, cull_mode: 1, num_indstages: 0 }
+    );
     assert_eq!(st.alpha_test, AlphaTest { ref0: 1, ref1: 0, comp0: 7, comp1: 7, logic: 0 });
     assert_eq!(st.z_mode, ZMode { test: true, func: 3, update: true });
     // The blend-mode write was masked with 0x00FFE3: dither (bit 2) and the update bits (3, 4)

@@ -3,7 +3,12 @@
 //! selection, the alpha test and the indirect unit.
 
 // Register values are written out field by field (`0 << 7 | ...`) on purpose.
-#![allow(clippy::too_many_arguments, clippy::identity_op, clippy::needless_range_loop, clippy::field_reassign_with_default)]
+#![allow(
+    clippy::too_many_arguments,
+    clippy::identity_op,
+    clippy::needless_range_loop,
+    clippy::field_reassign_with_default
+)]
 
 use gx::bp::BpRegs;
 use gx::indirect::{self, format_split, wrap};
@@ -54,7 +59,8 @@ fn regular_combiner_matches_the_facts_formula_on_a_dense_sweep() {
                             for c in 0..=255u8 {
                                 let d = D_SPREAD[(base + c as usize) % 16];
                                 let got = tev::regular(a, b, c, d, bias, op, scale, clamp);
-                                let want = facts_formula(a as i64, b as i64, c as i64, d as i64, bias, op, scale, clamp);
+                                let want =
+                                    facts_formula(a as i64, b as i64, c as i64, d as i64, bias, op, scale, clamp);
                                 if got as i64 != want {
                                     panic!("a={a} b={b} c={c} d={d} bias={bias} op={op} scale={scale} clamp={clamp}: got {got}, want {want}");
                                 }
@@ -184,7 +190,8 @@ fn evaluator_stage_uses_the_formula_with_register_wrap() {
                     let out = ev.eval(&PixelInputs { tex: vec![tex], ..Default::default() });
                     for ch in 0..4 {
                         let c = tex[ch] as i64;
-                        let want = facts_formula((va as u8) as i64, (vb as u8) as i64, c, vd as i64, bias, op, scale, clamp);
+                        let want =
+                            facts_formula((va as u8) as i64, (vb as u8) as i64, c, vd as i64, bias, op, scale, clamp);
                         assert_eq!(out.regs[0][ch] as i64, want, "ch {ch} va {va} vb {vb} vd {vd}");
                     }
                     assert_eq!(out.color[0], out.regs[0][0] as u8);
@@ -220,15 +227,18 @@ fn konst_swap_and_ras_through_the_evaluator() {
         (0x00, 0),
         (0xE2, 0x800000 | 40 | (50 << 12)), // K1 r=40 a=50
         (0xE3, 0x800000 | 60 | (70 << 12)), // K1 b=60 g=70
-        (0x28, (0 << 7) | 0x40),             // tex enabled, colour channel 0
+        (0x28, (0 << 7) | 0x40),            // tex enabled, colour channel 0
         (0xC0, color_env(15, 15, 15, 10, 0, 0, true, 0, 0) & !0xF000 | (14 << 12)), // a=KONST c=ZERO -> KONST + RASC
-        (0xC1, AlphaCombiner { rswap: 1, tswap: 2, a: 7, b: 4, c: 6, d: 7, clamp: true, ..Default::default() }.encode()),
-        (0xF6, 0x00D0),                      // kcsel0 = 13 (K1), swap table 0 lo = (R, R)
-        (0xF7, 0x0000),                      // kasel0 = 0 (1.0) ... table 0 hi = (R, R)
-        (0xF8, 0x0000 | 0b0101),             // table 1: R <- G, G <- G
-        (0xF9, 0b1101),                      // table 1: B <- G, A <- A  => GGGA
-        (0xFA, 0b1010),                      // table 2: R <- B, G <- B
-        (0xFB, 0b1110),                      // table 2: B <- B, A <- A  => BBBA
+        (
+            0xC1,
+            AlphaCombiner { rswap: 1, tswap: 2, a: 7, b: 4, c: 6, d: 7, clamp: true, ..Default::default() }.encode(),
+        ),
+        (0xF6, 0x00D0),          // kcsel0 = 13 (K1), swap table 0 lo = (R, R)
+        (0xF7, 0x0000),          // kasel0 = 0 (1.0) ... table 0 hi = (R, R)
+        (0xF8, 0x0000 | 0b0101), // table 1: R <- G, G <- G
+        (0xF9, 0b1101),          // table 1: B <- G, A <- A  => GGGA
+        (0xFA, 0b1010),          // table 2: R <- B, G <- B
+        (0xFB, 0b1110),          // table 2: B <- B, A <- A  => BBBA
     ]);
     assert_eq!(st.swap_table(1), [1, 1, 1, 3]);
     assert_eq!(st.swap_table(2), [2, 2, 2, 3]);
@@ -266,7 +276,7 @@ fn disabled_texture_reads_255_and_bump_alpha_ras() {
         (0x10, TevStageIndirect { bt: 0, fmt: 0, bs: 1, ..Default::default() }.encode()),
         (0x28, 6 << 7), // texture disabled, ras = normalized bump alpha
         (0xC0, color_env(15, 15, 15, 8, 0, 0, true, 0, 0)), // TEXC
-        (0xC1, alpha_env(7, 7, 7, 5, 0, 0, true, 0, 0)),    // RASA
+        (0xC1, alpha_env(7, 7, 7, 5, 0, 0, true, 0, 0)), // RASA
     ]);
     let mut input = PixelInputs { tex: vec![[1, 2, 3, 4]], ..Default::default() };
     input.ind_tex[0] = [0, 0, 0, 0xAF]; // S = alpha byte 0xAF -> bump alpha 0xA8, normalized 0xA8 | 0x05

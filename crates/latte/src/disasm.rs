@@ -61,7 +61,11 @@ fn cf_text(inst: &CfInst, clause: Option<(u32, u32)>) -> String {
                 gpr
             } else {
                 let sels: Vec<u8> = (0..4).map(|i| e.sel(i)).collect();
-                if sels == [0, 1, 2, 3] { gpr } else { format!("{gpr}.{}", swz(sels)) }
+                if sels == [0, 1, 2, 3] {
+                    gpr
+                } else {
+                    format!("{gpr}.{}", swz(sels))
+                }
             };
             s = format!("{s} {target}, {src}");
             if e.class() == ExpClass::Mem {
@@ -258,14 +262,19 @@ fn alu_text(i: &AluInst, unit: u8, group: usize, lits: &[u32], ctx: &LitCtx) -> 
         let t = src_text(src, k < 2 && abs[k], i.index_mode, i.dst_chan, group, lits, &ctx);
         if src.sel == sel::LITERAL {
             let natural = ctx.natural();
-            let c = if t.ends_with(|c: char| "xyzw".contains(c)) && t.contains('.') { src.chan } else { natural.unwrap_or(0) };
+            let c = if t.ends_with(|c: char| "xyzw".contains(c)) && t.contains('.') {
+                src.chan
+            } else {
+                natural.unwrap_or(0)
+            };
             ctx.lits[c as usize] = Some(lits.get(c as usize).copied().unwrap_or(0));
         }
         s.push_str(", ");
         s.push_str(&t);
     }
     if i.bank_swizzle != 0 {
-        let name = if unit == 4 { SCL_BANK.get(i.bank_swizzle as usize) } else { VEC_BANK.get(i.bank_swizzle as usize) };
+        let name =
+            if unit == 4 { SCL_BANK.get(i.bank_swizzle as usize) } else { VEC_BANK.get(i.bank_swizzle as usize) };
         match name {
             Some(n) => {
                 let _ = write!(s, " {n}");
@@ -302,8 +311,19 @@ fn alu_text(i: &AluInst, unit: u8, group: usize, lits: &[u32], ctx: &LitCtx) -> 
 
 fn tex_text(t: &TexInst) -> String {
     let reg = |g: u8, rel: bool| if rel { format!("R{g}[AL]") } else { format!("R{g}") };
-    let dst = if t.dst_sel == [0, 1, 2, 3] { reg(t.dst_gpr, t.dst_rel) } else { format!("{}.{}", reg(t.dst_gpr, t.dst_rel), swz(t.dst_sel)) };
-    let mut s = format!("{:<14} {dst}, {}.{}, t{}, s{}", t.name(), reg(t.src_gpr, t.src_rel), swz(t.src_sel), t.resource_id, t.sampler_id);
+    let dst = if t.dst_sel == [0, 1, 2, 3] {
+        reg(t.dst_gpr, t.dst_rel)
+    } else {
+        format!("{}.{}", reg(t.dst_gpr, t.dst_rel), swz(t.dst_sel))
+    };
+    let mut s = format!(
+        "{:<14} {dst}, {}.{}, t{}, s{}",
+        t.name(),
+        reg(t.src_gpr, t.src_rel),
+        swz(t.src_sel),
+        t.resource_id,
+        t.sampler_id
+    );
     let denorm: String = (0..4).filter(|&i| !t.coord_type[i]).map(|i| CHAN[i] as char).collect();
     if !denorm.is_empty() {
         let _ = write!(s, " DENORM({denorm})");
@@ -331,7 +351,15 @@ fn tex_text(t: &TexInst) -> String {
 }
 
 fn vtx_text(v: &VtxInst, in_tex: bool) -> String {
-    let name = if in_tex { if v.op == 0 { "VTX_FETCH".to_string() } else { "VTX_SEMANTIC".to_string() } } else { v.name() };
+    let name = if in_tex {
+        if v.op == 0 {
+            "VTX_FETCH".to_string()
+        } else {
+            "VTX_SEMANTIC".to_string()
+        }
+    } else {
+        v.name()
+    };
     let dst = if v.op == 1 {
         format!("SID({}).{}", v.dst, swz(v.dst_sel))
     } else {
@@ -360,7 +388,12 @@ fn vtx_text(v: &VtxInst, in_tex: bool) -> String {
     if v.endian_swap != 0 {
         let _ = write!(s, " ENDIAN({})", v.endian_swap);
     }
-    for (on, n) in [(v.const_buf_no_stride, "CBNS"), (v.mega_fetch, "MEGA_FETCH"), (v.alt_const, "ALT_CONST"), (v.fetch_whole_quad, "WHOLE_QUAD_MODE")] {
+    for (on, n) in [
+        (v.const_buf_no_stride, "CBNS"),
+        (v.mega_fetch, "MEGA_FETCH"),
+        (v.alt_const, "ALT_CONST"),
+        (v.fetch_whole_quad, "WHOLE_QUAD_MODE"),
+    ] {
         if on {
             s.push(' ');
             s.push_str(n);
@@ -476,7 +509,13 @@ pub fn header_directives(h: &crate::gfd::ShaderHeader) -> String {
     };
     let _ = writeln!(o, "; $MODE = {}", named(&MODE_NAMES, h.mode));
     for (i, v) in h.uniform_blocks.iter().enumerate() {
-        let _ = writeln!(o, "; $UNIFORM_BLOCKS[{i}].NAME = {}\n; $UNIFORM_BLOCKS[{i}].OFFSET = {}\n; $UNIFORM_BLOCKS[{i}].SIZE = {}", q(&v.name), v.offset, v.size);
+        let _ = writeln!(
+            o,
+            "; $UNIFORM_BLOCKS[{i}].NAME = {}\n; $UNIFORM_BLOCKS[{i}].OFFSET = {}\n; $UNIFORM_BLOCKS[{i}].SIZE = {}",
+            q(&v.name),
+            v.offset,
+            v.size
+        );
     }
     for (i, v) in h.uniform_vars.iter().enumerate() {
         let _ = writeln!(
@@ -495,7 +534,13 @@ pub fn header_directives(h: &crate::gfd::ShaderHeader) -> String {
         let _ = writeln!(o, "; $LOOP_VARS[{i}].OFFSET = {}\n; $LOOP_VARS[{i}].VALUE = 0x{:08X}", v.offset, v.value);
     }
     for (i, v) in h.sampler_vars.iter().enumerate() {
-        let _ = writeln!(o, "; $SAMPLER_VARS[{i}].NAME = {}\n; $SAMPLER_VARS[{i}].TYPE = {}\n; $SAMPLER_VARS[{i}].LOCATION = {}", q(&v.name), named(&SAMPLER_TYPE_NAMES, v.var_type), v.location);
+        let _ = writeln!(
+            o,
+            "; $SAMPLER_VARS[{i}].NAME = {}\n; $SAMPLER_VARS[{i}].TYPE = {}\n; $SAMPLER_VARS[{i}].LOCATION = {}",
+            q(&v.name),
+            named(&SAMPLER_TYPE_NAMES, v.var_type),
+            v.location
+        );
     }
     for (i, v) in h.attrib_vars.iter().enumerate() {
         let _ = writeln!(

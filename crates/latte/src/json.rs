@@ -366,7 +366,11 @@ pub fn program(p: &Program) -> ProgramJson {
         }
     }
     v.sort_by_key(|i| i.addr);
-    ProgramJson { words: p.len, instructions: v, extra_words: p.extra.iter().map(|&(addr, w)| ExtraWord { addr, value: Hex(w) }).collect() }
+    ProgramJson {
+        words: p.len,
+        instructions: v,
+        extra_words: p.extra.iter().map(|&(addr, w)| ExtraWord { addr, value: Hex(w) }).collect(),
+    }
 }
 
 /// The whole program as a JSON value: `{"words", "instructions": [...]}` (and `"extra_words"`
@@ -383,7 +387,9 @@ fn cf_inst(i: usize, c: &CfInst) -> Inst {
     let (kind, fields) = match c {
         CfInst::Normal(n) => ("cf", Fields::Cf(normal_fields(i, n))),
         CfInst::Alu(a) => ("cf", Fields::CfAlu(alu_cf_fields(i, a))),
-        CfInst::Export(e) => (if e.class() == ExpClass::Mem { "mem" } else { "cf" }, Fields::Export(export_fields(i, e))),
+        CfInst::Export(e) => {
+            (if e.class() == ExpClass::Mem { "mem" } else { "cf" }, Fields::Export(export_fields(i, e)))
+        }
     };
     Inst { addr: 2 * i, kind, op, words: vec![Hex(w0), Hex(w1)], fields }
 }
@@ -551,7 +557,13 @@ fn alu_inst(addr: usize, group: usize, k: usize, g: &AluGroup, i: &AluInst, kc: 
 fn fetch_inst(addr: usize, f: &FetchInst, in_tex: bool) -> Inst {
     let words = f.encode().iter().map(|&w| Hex(w)).collect();
     match f {
-        FetchInst::Tex(t) => Inst { addr, kind: "tex", op: Cow::Borrowed(mesa_mnemonic(t.name())), words, fields: Fields::Tex(tex_fields(t)) },
+        FetchInst::Tex(t) => Inst {
+            addr,
+            kind: "tex",
+            op: Cow::Borrowed(mesa_mnemonic(t.name())),
+            words,
+            fields: Fields::Tex(tex_fields(t)),
+        },
         FetchInst::Vtx(v) => {
             let op = match v.op {
                 0 => Cow::Borrowed("VFETCH"),
@@ -645,6 +657,9 @@ mod tests {
         assert_eq!(v[2]["literals"][0], "0x40000000");
         // Keys in declaration order: addr, kind, op, words first.
         let text = serde_json::to_string(&program(&p)).unwrap();
-        assert!(text.starts_with(r#"{"words":8,"instructions":[{"addr":0,"kind":"cf","op":"ALU","words":["0x00000002","#), "{text}");
+        assert!(
+            text.starts_with(r#"{"words":8,"instructions":[{"addr":0,"kind":"cf","op":"ALU","words":["0x00000002","#),
+            "{text}"
+        );
     }
 }

@@ -134,7 +134,12 @@ pub fn inventory(root: &Path) -> Result<Inventory, std::io::Error> {
                             for s in &shaders {
                                 inv.keys.insert(s.key.clone(), s.stage);
                             }
-                            by_sha.entry(sha.clone()).or_insert(GfdRecord { sha1: sha.clone(), size: e.gfd.len(), found_in: vec![], shaders })
+                            by_sha.entry(sha.clone()).or_insert(GfdRecord {
+                                sha1: sha.clone(),
+                                size: e.gfd.len(),
+                                found_in: vec![],
+                                shaders,
+                            })
                         }
                     };
                     rec.found_in.push(FoundIn { file: name.clone(), container: kind, id: e.id });
@@ -156,7 +161,11 @@ pub fn shader_records(gfd: &[u8], base: usize) -> Result<Vec<ShaderRecord>> {
         .into_iter()
         .map(|s| {
             let prog = s.program.unwrap_or_default();
-            ShaderRecord { stage: s.header.stage, key: format!("{:016x}", shader_key(&s.header.regs, &prog)), program_bytes: prog.len() }
+            ShaderRecord {
+                stage: s.header.stage,
+                key: format!("{:016x}", shader_key(&s.header.regs, &prog)),
+                program_bytes: prog.len(),
+            }
         })
         .collect())
 }

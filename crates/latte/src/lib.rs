@@ -10,7 +10,7 @@
 //! - [`disasm`] / [`asm`]: text in the decaf-emu latte-assembler syntax, each the inverse of the
 //!   other; `asm` also builds GFD files from `.vsh` / `.psh` sources.
 //!
-//! The specs this crate follows are in `../shared/specs/` (gx2-gfd-facts.md,
+//! The specs this crate follows are in `docs/specs/` (gx2-gfd-facts.md,
 //! latte-semantics-facts.md, latte-shader-translation.md); docs/latte-*.md record decisions.
 
 #![forbid(unsafe_code)]

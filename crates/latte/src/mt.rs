@@ -127,7 +127,9 @@ impl Spkg {
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut v = Vec::new();
-        for w in [PKG_MAGIC, self.entries.len() as u32, self.header_words[0], self.header_words[1], self.header_words[2]] {
+        for w in
+            [PKG_MAGIC, self.entries.len() as u32, self.header_words[0], self.header_words[1], self.header_words[2]]
+        {
             v.extend_from_slice(&w.to_be_bytes());
         }
         for e in &self.entries {
@@ -181,8 +183,14 @@ impl Lfx {
         for _ in 0..nn {
             let at = t.offset();
             let o = t.be32(".lfx name offset")? as usize;
-            let s = bytes.get(o..).ok_or_else(|| Error::invalid(at, format!("name offset {o:#x} past the end of the file")))?;
-            let end = s.iter().take(4096).position(|&c| c == 0).ok_or_else(|| Error::invalid(o, "name without a NUL terminator"))?;
+            let s = bytes
+                .get(o..)
+                .ok_or_else(|| Error::invalid(at, format!("name offset {o:#x} past the end of the file")))?;
+            let end = s
+                .iter()
+                .take(4096)
+                .position(|&c| c == 0)
+                .ok_or_else(|| Error::invalid(o, "name without a NUL terminator"))?;
             names.push(String::from_utf8_lossy(&s[..end]).into_owned());
         }
         let mut t = Reader::new(bytes, 0);
@@ -197,15 +205,29 @@ impl Lfx {
             let name = if name == NO_NAME {
                 None
             } else {
-                Some(names.get(name as usize).cloned().ok_or_else(|| Error::invalid(at + 4, format!("name index {name} of {nn} names")))?)
+                Some(
+                    names
+                        .get(name as usize)
+                        .cloned()
+                        .ok_or_else(|| Error::invalid(at + 4, format!("name index {name} of {nn} names")))?,
+                )
             };
             let end = off.checked_add(size).filter(|&e| e <= bytes.len()).ok_or_else(|| {
-                Error::invalid(at + 8, format!("shader {id:#x}: GFD at {off:#x} of {size} bytes runs past the end ({} bytes)", bytes.len()))
+                Error::invalid(
+                    at + 8,
+                    format!(
+                        "shader {id:#x}: GFD at {off:#x} of {size} bytes runs past the end ({} bytes)",
+                        bytes.len()
+                    ),
+                )
             })?;
             let gfd = &bytes[off..end];
             let (_, glen) = GfdFile::parse_prefix(gfd, off)?;
             if glen != size {
-                return Err(Error::invalid(at + 12, format!("shader {id:#x}: size {size} but its GFD is {glen} bytes")));
+                return Err(Error::invalid(
+                    at + 12,
+                    format!("shader {id:#x}: size {size} but its GFD is {glen} bytes"),
+                ));
             }
             entries.push(Entry { id, name, gfd: gfd.to_vec(), offset: off });
         }
@@ -243,7 +265,9 @@ impl Lfx {
         }
         let mut gfd_off = pool_off + pool.len();
         let mut v = Vec::new();
-        for w in [MFX_MAGIC, self.version, names.len() as u32, self.entries.len() as u32, name_off as u32, shader_off as u32] {
+        for w in
+            [MFX_MAGIC, self.version, names.len() as u32, self.entries.len() as u32, name_off as u32, shader_off as u32]
+        {
             v.extend_from_slice(&w.to_be_bytes());
         }
         for p in name_ptrs {
@@ -294,7 +318,8 @@ pub fn container_kind(bytes: &[u8]) -> Option<ContainerKind> {
 /// # Errors
 /// An unknown magic, or the container's own errors.
 pub fn entries(bytes: &[u8]) -> Result<(ContainerKind, Vec<Entry>)> {
-    let kind = container_kind(bytes).ok_or_else(|| Error::invalid(0, "not a GFD, .es, .spkg or .lfx file (unknown magic)"))?;
+    let kind =
+        container_kind(bytes).ok_or_else(|| Error::invalid(0, "not a GFD, .es, .spkg or .lfx file (unknown magic)"))?;
     let e = match kind {
         ContainerKind::Gfd => {
             GfdFile::parse(bytes)?;

@@ -79,4 +79,3 @@ impl<'a> Reader<'a> {
         Ok(count as usize)
     }
 }
-

@@ -31,7 +31,9 @@ fn pairs_reproduce_their_gsh() {
             assert_eq!(&tp[..op.len()], &op[..], "{} {:?} program", f[0], t.header.stage);
             assert!(tp[op.len()..].iter().all(|&b| b == 0), "{}", f[0]);
             for (i, (a, b)) in t.header.regs.iter().zip(&o.header.regs).enumerate() {
-                let unused_semantic = legacy && t.header.stage == latte::gfd::Stage::Vertex && (17 + o.header.regs[16] as usize..49).contains(&i);
+                let unused_semantic = legacy
+                    && t.header.stage == latte::gfd::Stage::Vertex
+                    && (17 + o.header.regs[16] as usize..49).contains(&i);
                 if !unused_semantic {
                     assert_eq!(a, b, "{} {:?} register word {i}", f[0], t.header.stage);
                 }

@@ -30,7 +30,12 @@ fn sample_lfx() -> Lfx {
         .into_iter()
         .take(12)
         .enumerate()
-        .map(|(i, g)| Entry { id: i as u32 * 3, name: if i % 2 == 0 { Some(format!("VS_{i}")) } else { None }, gfd: g, offset: 0 })
+        .map(|(i, g)| Entry {
+            id: i as u32 * 3,
+            name: if i % 2 == 0 { Some(format!("VS_{i}")) } else { None },
+            gfd: g,
+            offset: 0,
+        })
         .collect();
     Lfx { version: 0x11, names, entries }
 }
@@ -82,11 +87,17 @@ fn lfx_round_trip() {
 
 #[test]
 fn truncated_containers_give_positioned_errors() {
-    for bytes in [sample_spkg().to_bytes(), sample_lfx().to_bytes(), Es { version: 10, id: 1, reserved: 0, gfd: corpus_gfds()[0].clone() }.to_bytes()] {
+    for bytes in [
+        sample_spkg().to_bytes(),
+        sample_lfx().to_bytes(),
+        Es { version: 10, id: 1, reserved: 0, gfd: corpus_gfds()[0].clone() }.to_bytes(),
+    ] {
         let step = (bytes.len() / 300).max(1);
         for n in (0..bytes.len()).step_by(step) {
             match mt::entries(&bytes[..n]) {
-                Err(Error::Truncated { offset, .. }) | Err(Error::Invalid { offset, .. }) | Err(Error::TooMany { offset, .. }) => {
+                Err(Error::Truncated { offset, .. })
+                | Err(Error::Invalid { offset, .. })
+                | Err(Error::TooMany { offset, .. }) => {
                     assert!(offset <= bytes.len(), "offset {offset} past the data");
                 }
                 Err(e) => panic!("unexpected error kind {e}"),

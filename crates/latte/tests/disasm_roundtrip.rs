@@ -58,7 +58,12 @@ fn gfd_sections_reassemble() {
     for f in files {
         let gfd = GfdFile::parse(&std::fs::read(&f).unwrap()).unwrap();
         let text = latte::disasm::disassemble_gfd(&gfd).unwrap();
-        for (s, section) in gfd.shaders().unwrap().iter().zip(text.split("; ======== shader ").skip(1).filter(|t| !t.contains("copy program"))) {
+        for (s, section) in gfd
+            .shaders()
+            .unwrap()
+            .iter()
+            .zip(text.split("; ======== shader ").skip(1).filter(|t| !t.contains("copy program")))
+        {
             let Some(prog) = &s.program else { continue };
             if s.header.stage == Stage::Geometry {
                 continue;
@@ -84,7 +89,9 @@ fn gfd_sections_reassemble() {
 fn some_text() -> String {
     let root = common::corpus().join("latte");
     let mut t = std::fs::read_to_string(root.join("ClassiCube/asm/ps_textured_exp.psh")).unwrap();
-    let words = latte::gfd::program_words(&std::fs::read(common::corpus().join("latte-mesa/programs/t17_gs_passthrough/gs.bin")).unwrap());
+    let words = latte::gfd::program_words(
+        &std::fs::read(common::corpus().join("latte-mesa/programs/t17_gs_passthrough/gs.bin")).unwrap(),
+    );
     t.push_str(&disassemble(&Program::decode(&words, 0).unwrap()));
     t
 }

@@ -4,7 +4,7 @@ use latte::gfd::{GfdFile, Stage};
 use std::path::{Path, PathBuf};
 
 pub fn corpus() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus"))
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus"))
 }
 
 fn gsh_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -34,7 +34,9 @@ fn every_truncation_of_two_files_errors_with_an_offset() {
         for n in 0..b.len() {
             match GfdFile::parse(&b[..n]) {
                 Ok(_) => panic!("truncated to {n} of {} bytes parsed", b.len()),
-                Err(Error::Truncated { offset, .. }) | Err(Error::Invalid { offset, .. }) | Err(Error::TooMany { offset, .. }) => {
+                Err(Error::Truncated { offset, .. })
+                | Err(Error::Invalid { offset, .. })
+                | Err(Error::TooMany { offset, .. }) => {
                     assert!(offset <= n.max(4), "offset {offset:#x} for {n} bytes");
                 }
                 Err(e) => panic!("{e}"),

@@ -119,7 +119,12 @@ fn decoder_agrees_with_mesa_listings() {
             checked += 1;
         }
     }
-    assert!(mismatches.is_empty(), "{} of {checked} differ:\n{}", mismatches.len(), mismatches[..mismatches.len().min(30)].join("\n"));
+    assert!(
+        mismatches.is_empty(),
+        "{} of {checked} differ:\n{}",
+        mismatches.len(),
+        mismatches[..mismatches.len().min(30)].join("\n")
+    );
     assert!(checked > 3000, "{checked}");
 }
 
@@ -149,7 +154,11 @@ fn fields_agree_with_mesa_listings() {
         }
         for line in std::fs::read_to_string(l).unwrap().lines() {
             let toks: Vec<&str> = line.split_whitespace().collect();
-            if toks.len() < 4 || toks[0].len() != 4 || !toks[0].bytes().all(|b| b.is_ascii_digit()) || toks[1].len() != 8 {
+            if toks.len() < 4
+                || toks[0].len() != 4
+                || !toks[0].bytes().all(|b| b.is_ascii_digit())
+                || toks[1].len() != 8
+            {
                 continue;
             }
             let idx: usize = toks[0].parse().unwrap();
@@ -187,7 +196,10 @@ fn fields_agree_with_mesa_listings() {
                 }
             } else if let Some(i) = alu_at.get(&idx) {
                 // "[group] x:FLAGS OP dst, ..." — the destination is the token after the op.
-                let pos = toks.iter().position(|t| t.len() >= 2 && t.as_bytes()[1] == b':' && b"xyzwt".contains(&t.as_bytes()[0])).unwrap();
+                let pos = toks
+                    .iter()
+                    .position(|t| t.len() >= 2 && t.as_bytes()[1] == b':' && b"xyzwt".contains(&t.as_bytes()[0]))
+                    .unwrap();
                 let dst = toks[pos + 2].trim_end_matches(',');
                 let c = b"xyzw"[i.dst_chan as usize] as char;
                 let want = if !i.writes_gpr() {

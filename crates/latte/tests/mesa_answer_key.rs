@@ -44,7 +44,11 @@ impl Checker {
 }
 
 fn hex_words(v: &Value) -> Vec<u32> {
-    v.as_array().unwrap().iter().map(|w| u32::from_str_radix(w.as_str().unwrap().trim_start_matches("0x"), 16).unwrap()).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|w| u32::from_str_radix(w.as_str().unwrap().trim_start_matches("0x"), 16).unwrap())
+        .collect()
 }
 
 fn num(s: &str) -> i64 {
@@ -106,7 +110,10 @@ fn check_cf(c: &mut Checker, j: &Value, rest: &str, kcache_banks: &mut [Option<i
         let mut seen = [false; 2];
         for t in &toks[3..] {
             // KC0[CB0:0-16]: bank, first constant, first + 16 × lines (Mesa's c_end).
-            let Some(r) = t.strip_prefix("KC") else { c.fail(format!("unparsed {t}")); continue };
+            let Some(r) = t.strip_prefix("KC") else {
+                c.fail(format!("unparsed {t}"));
+                continue;
+            };
             let k = num(&r[..1]) as usize;
             let inner = r[1..].trim_start_matches("[CB").trim_end_matches(']');
             let (bank, range) = inner.split_once(':').unwrap();
@@ -201,7 +208,8 @@ fn check_src(c: &mut Checker, j: &Value, s: &Value, t: &str, banks: &[Option<i64
     let mut t = t.trim();
     // Mesa prints M_1_INT as "-1"; NEG of INT 1 would print the same.
     if t == "-1" {
-        let ok = (u(&s["sel"]) == 251 && !s["neg"].as_bool().unwrap()) || (u(&s["sel"]) == 250 && s["neg"].as_bool().unwrap());
+        let ok = (u(&s["sel"]) == 251 && !s["neg"].as_bool().unwrap())
+            || (u(&s["sel"]) == 250 && s["neg"].as_bool().unwrap());
         c.eq("src.inline", ok, true);
         return;
     }
@@ -328,11 +336,20 @@ fn check_fetch(c: &mut Checker, j: &Value, rest: &str) {
     c.eq("src_sel", j["src_sel"].as_str().unwrap(), &ss);
     if op == "VFETCH" {
         c.eq("kind", j["kind"].as_str().unwrap(), "vtx");
-        let off = toks.iter().find_map(|t| t.strip_prefix('+')).map_or(0, |v| num(v.trim_end_matches("b,").trim_end_matches('b')));
+        let off = toks
+            .iter()
+            .find_map(|t| t.strip_prefix('+'))
+            .map_or(0, |v| num(v.trim_end_matches("b,").trim_end_matches('b')));
         c.eq("offset", u(&j["offset"]), off);
         c.eq("buffer_id", u(&j["buffer_id"]), num(field("RID:").unwrap()));
         // Mesa prints VERTEX / INSTANCE, nothing for NO_INDEX_OFFSET.
-        let ft = if toks.contains(&"VERTEX") { "VERTEX" } else if toks.contains(&"INSTANCE") { "INSTANCE" } else { "NO_INDEX" };
+        let ft = if toks.contains(&"VERTEX") {
+            "VERTEX"
+        } else if toks.contains(&"INSTANCE") {
+            "INSTANCE"
+        } else {
+            "NO_INDEX"
+        };
         c.eq("fetch_type", j["fetch_type"].as_str().unwrap(), ft);
         c.eq("mega_fetch_count", u(&j["mega_fetch_count"]), field("MFC:").map_or(0, num));
         c.eq("use_const_fields", j["use_const_fields"].as_bool().unwrap(), field("UCF:") == Some("1"));
@@ -357,7 +374,8 @@ fn check_program(c: &mut Checker, bin: &Path, listing: &Path) -> usize {
     let words = latte::gfd::program_words(&std::fs::read(bin).unwrap());
     let p = Program::decode(&words, 0).unwrap_or_else(|e| panic!("{}: {e}", bin.display()));
     let j = latte::json::program_json(&p);
-    let ours: HashMap<usize, &Value> = j["instructions"].as_array().unwrap().iter().map(|i| (u(&i["addr"]) as usize, i)).collect();
+    let ours: HashMap<usize, &Value> =
+        j["instructions"].as_array().unwrap().iter().map(|i| (u(&i["addr"]) as usize, i)).collect();
     let text = std::fs::read_to_string(listing).unwrap();
     // "bytecode 70 dw -- 5 gprs -- 1 nstack": the program length.
     let ndw = text.split_whitespace().nth(1).map(num).unwrap();
@@ -428,7 +446,8 @@ fn every_instruction_agrees_with_the_answer_key() {
     }
     println!("total fields {}", c.fields.values().sum::<usize>());
     assert!(c.bad.is_empty(), "{} mismatches:\n{}", c.bad.len(), c.bad[..c.bad.len().min(40)].join("\n"));
-    let insts: usize = c.insts.iter().filter(|(k, _)| !matches!(k.as_str(), "program" | "literal")).map(|(_, v)| v).sum();
+    let insts: usize =
+        c.insts.iter().filter(|(k, _)| !matches!(k.as_str(), "program" | "literal")).map(|(_, v)| v).sum();
     assert_eq!(insts, n, "instructions of the listings vs ours");
     for k in ["cf", "mem", "alu", "tex", "vtx", "literal"] {
         assert!(c.insts.get(k).copied().unwrap_or(0) > 0, "no {k} instruction checked");
@@ -441,7 +460,8 @@ fn mutated(prog: &str, from: &str, to: &str) -> Vec<String> {
     let dir = corpus().join("latte-mesa/programs");
     let text = std::fs::read_to_string(dir.join(format!("{prog}.disasm.txt"))).unwrap();
     assert!(text.contains(from), "{prog}: {from}");
-    let tmp = std::env::temp_dir().join(format!("latte-answer-key-{}-{}", std::process::id(), from.len() * 31 + to.len()));
+    let tmp =
+        std::env::temp_dir().join(format!("latte-answer-key-{}-{}", std::process::id(), from.len() * 31 + to.len()));
     std::fs::create_dir_all(&tmp).unwrap();
     let f = tmp.join("x.disasm.txt");
     std::fs::write(&f, text.replacen(from, to, 1)).unwrap();

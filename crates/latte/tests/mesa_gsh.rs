@@ -79,7 +79,8 @@ fn mesa_gsh_files_parse_print_write_back_and_hold_the_programs() {
         let list = gfd.shaders().unwrap();
         let stages: Vec<Stage> = list.iter().map(|s| s.header.stage).collect();
         let gs = dir.join("gs.bin").exists();
-        let want: &[Stage] = if gs { &[Stage::Vertex, Stage::Pixel, Stage::Geometry] } else { &[Stage::Vertex, Stage::Pixel] };
+        let want: &[Stage] =
+            if gs { &[Stage::Vertex, Stage::Pixel, Stage::Geometry] } else { &[Stage::Vertex, Stage::Pixel] };
         assert_eq!(stages, want, "{name}");
         for s in &list {
             let prog = s.program.as_ref().unwrap_or_else(|| panic!("{name}: no program"));

@@ -8,7 +8,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use pica::asm::{assemble, Options, Source};
 
 fn corpus() -> Vec<(String, String)> {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica"));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica"));
     let mut out = Vec::new();
     for e in std::fs::read_dir(root.join("golden")).expect("golden dir").flatten() {
         let name = e.file_name().to_string_lossy().to_string();
@@ -26,7 +26,9 @@ fn bench(c: &mut Criterion) {
     let opts = Options::default();
     let instructions: usize = files
         .iter()
-        .map(|(n, t)| assemble(&[Source { name: n, text: t }], &opts).expect("corpus assembles").shbin.program.code.len())
+        .map(|(n, t)| {
+            assemble(&[Source { name: n, text: t }], &opts).expect("corpus assembles").shbin.program.code.len()
+        })
         .sum();
     let mut g = c.benchmark_group("asm");
     g.throughput(Throughput::Elements(instructions as u64));

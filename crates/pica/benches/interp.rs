@@ -73,7 +73,7 @@ fn group(c: &mut C) -> BenchmarkGroup<'_, CpuTime> {
 }
 
 fn golden(name: &str) -> Shbin {
-    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica/golden")).join(name);
+    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden")).join(name);
     Shbin::read(&std::fs::read(path).unwrap()).unwrap()
 }
 

@@ -3,6 +3,8 @@
 //!
 //! Knows nothing of any shader IR: the translate crate builds on these types.
 
+#![forbid(unsafe_code)]
+
 pub mod asm;
 pub mod disasm;
 pub mod float24;

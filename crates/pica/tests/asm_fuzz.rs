@@ -9,7 +9,7 @@ use pica::shbin::Shbin;
 use proptest::prelude::*;
 
 fn corpus_sources() -> Vec<String> {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica"));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica"));
     let mut out = Vec::new();
     let mut dirs = vec![root.to_path_buf()];
     while let Some(dir) = dirs.pop() {
@@ -35,7 +35,8 @@ fn check(texts: &[&str], auto_nop: bool) -> Result<(), TestCaseError> {
     match assemble(&sources, &Options { auto_nop }) {
         Ok(out) => {
             let bytes = out.to_bytes();
-            let back = Shbin::read(&bytes).map_err(|e| TestCaseError::fail(format!("written SHBIN does not read back: {e}")))?;
+            let back = Shbin::read(&bytes)
+                .map_err(|e| TestCaseError::fail(format!("written SHBIN does not read back: {e}")))?;
             prop_assert_eq!(back, out.shbin);
         }
         Err(e) => {
@@ -47,14 +48,70 @@ fn check(texts: &[&str], auto_nop: bool) -> Result<(), TestCaseError> {
 }
 
 const WORDS: &[&str] = &[
-    ".proc main", ".proc f", ".end", ".else", ".fvec a[4], b", ".ivec i", ".bool flag, fl[2]", ".constf k(1.0, -2.5, 0.1, 3)",
-    ".consti n(4, 0, 1, 0)", ".constfa arr[2]", ".constfa (1, 2, 3, 4)", ".out o position", ".out - dummy o7", ".out t texcoord0.xy",
-    ".in p v0", ".in q", ".alias x r3.wzyx", ".entry f", ".nodvle", ".gsh", ".gsh point c10", ".gsh fixed c20 c0 4", ".gsh variable c8 3",
-    ".setf c5(1, 2, 3, 4)", ".seti i1(1, 2, 3, 4)", ".setb b1 true", "mov r0, v0", "mov o, a[1].x", "add r1, -r0.yyyy, c3",
-    "dp4 r0.x, a[a0.x+2], r1", "mad r2, v1, c4, r3", "mad r2, v1, r4, c4", "mova a0.xy, r0", "cmp r0, lt, ge, r1", "ifc cmp.x && !cmp.y",
-    "ifu flag", "jmpc cmp.x, lab", "jmpu !flag, lab", "lab:", "call f", "callc cmp.y, f", "callu flag, f", "for i", "loop n", "breakc cmp.x",
-    "break", "setemit 1, prim inv", "emit", "nop", "end", "sge r0, v1, c3", "slt r0, r1, r2", "rcp r0, c1.x", "rsq r0.w, r1", "flr r1, r1",
-    "litp r0, r1", "ex2 r0, r1", "lg2 r0, r1", "dst r0, r1, c1", "dph r0, r1, c2", "min r0, r1, r2", "max r0, c1, r2", "; comment", "",
+    ".proc main",
+    ".proc f",
+    ".end",
+    ".else",
+    ".fvec a[4], b",
+    ".ivec i",
+    ".bool flag, fl[2]",
+    ".constf k(1.0, -2.5, 0.1, 3)",
+    ".consti n(4, 0, 1, 0)",
+    ".constfa arr[2]",
+    ".constfa (1, 2, 3, 4)",
+    ".out o position",
+    ".out - dummy o7",
+    ".out t texcoord0.xy",
+    ".in p v0",
+    ".in q",
+    ".alias x r3.wzyx",
+    ".entry f",
+    ".nodvle",
+    ".gsh",
+    ".gsh point c10",
+    ".gsh fixed c20 c0 4",
+    ".gsh variable c8 3",
+    ".setf c5(1, 2, 3, 4)",
+    ".seti i1(1, 2, 3, 4)",
+    ".setb b1 true",
+    "mov r0, v0",
+    "mov o, a[1].x",
+    "add r1, -r0.yyyy, c3",
+    "dp4 r0.x, a[a0.x+2], r1",
+    "mad r2, v1, c4, r3",
+    "mad r2, v1, r4, c4",
+    "mova a0.xy, r0",
+    "cmp r0, lt, ge, r1",
+    "ifc cmp.x && !cmp.y",
+    "ifu flag",
+    "jmpc cmp.x, lab",
+    "jmpu !flag, lab",
+    "lab:",
+    "call f",
+    "callc cmp.y, f",
+    "callu flag, f",
+    "for i",
+    "loop n",
+    "breakc cmp.x",
+    "break",
+    "setemit 1, prim inv",
+    "emit",
+    "nop",
+    "end",
+    "sge r0, v1, c3",
+    "slt r0, r1, r2",
+    "rcp r0, c1.x",
+    "rsq r0.w, r1",
+    "flr r1, r1",
+    "litp r0, r1",
+    "ex2 r0, r1",
+    "lg2 r0, r1",
+    "dst r0, r1, c1",
+    "dph r0, r1, c2",
+    "min r0, r1, r2",
+    "max r0, c1, r2",
+    "; comment",
+    "",
 ];
 
 fn soup() -> impl Strategy<Value = String> {
@@ -74,7 +131,8 @@ fn edits() -> impl Strategy<Value = Vec<Edit>> {
         (any::<usize>(), 0usize..20).prop_map(|(a, n)| Edit::Delete(a, n)),
         (any::<usize>(), prop::sample::select(WORDS)).prop_map(|(a, w)| Edit::Insert(a, w)),
         any::<usize>().prop_map(Edit::Truncate),
-        (any::<usize>(), prop::sample::select(&b"[]().,;:!-+&|$#\n 0123xyzwvorcib"[..])).prop_map(|(a, b)| Edit::Byte(a, b)),
+        (any::<usize>(), prop::sample::select(&b"[]().,;:!-+&|$#\n 0123xyzwvorcib"[..]))
+            .prop_map(|(a, b)| Edit::Byte(a, b)),
     ];
     prop::collection::vec(edit, 1..6)
 }
@@ -137,7 +195,16 @@ proptest! {
 /// Inputs that once broke an invariant, kept as regressions.
 #[test]
 fn regressions() {
-    for text in ["\u{80}:", ".proc main\n:\n.end", ".out o0 pos o15", ".gsh fixed c0 c0 4", ".constfa a[]\n.end", ".fvec x[0]", "#\x0b\n", "# 0 \"x\"\nnop"] {
+    for text in [
+        "\u{80}:",
+        ".proc main\n:\n.end",
+        ".out o0 pos o15",
+        ".gsh fixed c0 c0 4",
+        ".constfa a[]\n.end",
+        ".fvec x[0]",
+        "#\x0b\n",
+        "# 0 \"x\"\nnop",
+    ] {
         check(&[text], true).unwrap();
     }
 }

@@ -1,12 +1,12 @@
 //! Every corpus source that picasso 2.7.1 accepted assembles to its golden .shbin and .h, byte
-//! for byte (../shared/corpus/pica/golden, made by picasso; SOURCES.md there).
+//! for byte (corpus/pica/golden, made by picasso; SOURCES.md there).
 
 use std::path::{Path, PathBuf};
 
 use pica::asm::{assemble, Options, Source};
 
 fn corpus() -> PathBuf {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica")).to_path_buf()
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica")).to_path_buf()
 }
 
 /// (source path relative to the corpus, golden stem) for every golden pair.
@@ -33,14 +33,27 @@ fn corpus_assembles_to_golden_bytes() {
     for (source, golden) in &pairs {
         let text = std::fs::read_to_string(source).expect("source");
         let name = source.to_string_lossy();
-        let want_shbin = std::fs::read(golden.with_extension(format!("{}.shbin", golden.extension().unwrap().to_string_lossy()))).unwrap();
-        let want_h = std::fs::read_to_string(golden.with_extension(format!("{}.h", golden.extension().unwrap().to_string_lossy()))).unwrap();
+        let want_shbin =
+            std::fs::read(golden.with_extension(format!("{}.shbin", golden.extension().unwrap().to_string_lossy())))
+                .unwrap();
+        let want_h = std::fs::read_to_string(
+            golden.with_extension(format!("{}.h", golden.extension().unwrap().to_string_lossy())),
+        )
+        .unwrap();
         match assemble(&[Source { name: &name, text: &text }], &Options::default()) {
             Ok(out) => {
                 let shbin = out.to_bytes();
                 if shbin != want_shbin {
-                    let at = shbin.iter().zip(&want_shbin).position(|(a, b)| a != b).unwrap_or(shbin.len().min(want_shbin.len()));
-                    failures.push(format!("{name}: shbin differs at byte {at:#x} (len {} vs {})", shbin.len(), want_shbin.len()));
+                    let at = shbin
+                        .iter()
+                        .zip(&want_shbin)
+                        .position(|(a, b)| a != b)
+                        .unwrap_or(shbin.len().min(want_shbin.len()));
+                    failures.push(format!(
+                        "{name}: shbin differs at byte {at:#x} (len {} vs {})",
+                        shbin.len(),
+                        want_shbin.len()
+                    ));
                 }
                 if out.header != want_h {
                     failures.push(format!("{name}: header differs:\n{}\n--- want\n{}", out.header, want_h));

@@ -1,5 +1,5 @@
 //! Sources picasso rejects are rejected here too, with an error naming the file and the line
-//! (../shared/corpus/pica/SOURCES.md: citro3d-rs's bad-shader.pica, the aemstro and nihstro
+//! (corpus/pica/SOURCES.md: citro3d-rs's bad-shader.pica, the aemstro and nihstro
 //! syntax files).
 
 use std::path::{Path, PathBuf};
@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use pica::asm::{assemble, AsmError, ErrorKind, Options, Source};
 
 fn corpus(rel: &str) -> PathBuf {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica")).join(rel)
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica")).join(rel)
 }
 
 fn fails(rel: &str) -> AsmError {
@@ -16,7 +16,8 @@ fn fails(rel: &str) -> AsmError {
     let name = path.to_string_lossy().to_string();
     let err = assemble(&[Source { name: &name, text: &text }], &Options::default()).expect_err(rel);
     assert_eq!(err.file, name, "{rel}: the error names the file");
-    let line_text = text.split('\n').nth(err.line as usize - 1).unwrap_or_else(|| panic!("{rel}: line {} exists", err.line));
+    let line_text =
+        text.split('\n').nth(err.line as usize - 1).unwrap_or_else(|| panic!("{rel}: line {} exists", err.line));
     assert!(!line_text.trim().is_empty(), "{rel}: the error points at a statement, got line {}", err.line);
     assert!(err.to_string().starts_with(&format!("{name}:{}: error: ", err.line)));
     err
@@ -41,7 +42,9 @@ fn aemstro_syntax_is_rejected() {
 
 #[test]
 fn nihstro_syntax_is_rejected() {
-    for rel in ["nihstro/examples/assembler/cube/data/test.vsh", "nihstro/examples/assembler/cube_lighting/data/test.vsh"] {
+    for rel in
+        ["nihstro/examples/assembler/cube/data/test.vsh", "nihstro/examples/assembler/cube_lighting/data/test.vsh"]
+    {
         let err = fails(rel);
         // `// setup constants`: `//` is no comment in picasso (`;` is), so this is an instruction.
         assert_eq!((err.line, &err.kind), (1, &ErrorKind::OutsideBlock), "{rel}: {err}");
@@ -69,7 +72,11 @@ fn picasso_error_meanings() {
         (".proc main\n  ifu !b0\n  .end\n  end\n.end\n", 2, ErrorKind::NoInversion("IFU")),
         (".proc main\n  add r0, r1, c0\n  end\n.end\n", 2, ErrorKind::InvalidSource { n: 2, text: "c0".into() }),
         (".fvec a\n.fvec a\n", 2, ErrorKind::DuplicateIdentifier("a".into())),
-        (".proc main\n  mov r0, c0[a0.x+1]\n  mov r1, r0[a0.x]\n  cmp r0, eq, ne, c0\n.end\n", 4, ErrorKind::InvalidSource { n: 2, text: "c0".into() }),
+        (
+            ".proc main\n  mov r0, c0[a0.x+1]\n  mov r1, r0[a0.x]\n  cmp r0, eq, ne, c0\n.end\n",
+            4,
+            ErrorKind::InvalidSource { n: 2, text: "c0".into() },
+        ),
         ("l: l:\n", 1, ErrorKind::DuplicateLabel("l".into())),
         (".else\n", 1, ErrorKind::UnmatchedElse),
     ];
@@ -85,7 +92,11 @@ fn several_files_share_procedures_and_uniforms() {
     let a = ".fvec shared[2], own\n.out pos position\n.proc main\n  call helper\n  mov pos, own\n  end\n.end\n";
     let b = ".fvec other, shared[2]\n.constf k(1.0, 2.0, 3.0, 4.0)\n.out pos position\n.entry bmain\n.proc bmain\n  call helper\n  mov pos, k\n  end\n.end\n";
     let out = assemble(
-        &[Source { name: "lib.pica", text: lib }, Source { name: "a.pica", text: a }, Source { name: "b.pica", text: b }],
+        &[
+            Source { name: "lib.pica", text: lib },
+            Source { name: "a.pica", text: a },
+            Source { name: "b.pica", text: b },
+        ],
         &Options::default(),
     )
     .unwrap();
@@ -95,7 +106,9 @@ fn several_files_share_procedures_and_uniforms() {
     let (ea, eb) = (&s.executables[0], &s.executables[1]);
     assert!(ea.main > 0 && eb.main > ea.main);
     // `shared` is at c0 for both files, `own` c2, `other` c3.
-    let names = |d: &pica::shbin::Dvle| d.uniforms.iter().map(|u| (d.symbol(u.symbol).unwrap().to_string(), u.start)).collect::<Vec<_>>();
+    let names = |d: &pica::shbin::Dvle| {
+        d.uniforms.iter().map(|u| (d.symbol(u.symbol).unwrap().to_string(), u.start)).collect::<Vec<_>>()
+    };
     assert_eq!(names(ea), vec![("shared".to_string(), 0x10), ("own".to_string(), 0x12)]);
     assert_eq!(names(eb), vec![("shared".to_string(), 0x10), ("other".to_string(), 0x13)]);
     // The constant of b is allocated from the top: c95.

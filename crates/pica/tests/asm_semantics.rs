@@ -32,7 +32,9 @@ fn if_else_and_loop_targets() {
 
 #[test]
 fn inverted_forms_are_chosen_automatically() {
-    let a = asm(&[".fvec m\n.proc main\n  dph r0, v0, m\n  sge r1, r2, m\n  slt r1, m, r2\n  mad r3, r1, r2, m\n  end\n.end\n"]);
+    let a = asm(&[
+        ".fvec m\n.proc main\n  dph r0, v0, m\n  sge r1, r2, m\n  slt r1, m, r2\n  mad r3, r1, r2, m\n  end\n.end\n",
+    ]);
     let c = code(&a);
     assert_eq!(c[0].opcode, Opcode::Dphi);
     assert_eq!(c[1].opcode, Opcode::Sgei);
@@ -49,7 +51,9 @@ fn descriptors_share_unread_components() {
     // mov r0.x reads only .x of its source: .xyzw and .xwzy share one descriptor. The first dp4
     // may take that descriptor too (nothing pinned its other bits yet) and pins every component,
     // so the second dp4, which reads .xwzy, needs a descriptor of its own.
-    let a = asm(&[".proc main\n  mov r0.x, r1\n  mov r2.x, r3.xwzy\n  dp4 r0.x, r1, r2\n  dp4 r0.x, r1.xwzy, r2\n  end\n.end\n"]);
+    let a = asm(&[
+        ".proc main\n  mov r0.x, r1\n  mov r2.x, r3.xwzy\n  dp4 r0.x, r1, r2\n  dp4 r0.x, r1.xwzy, r2\n  end\n.end\n",
+    ]);
     let descs: Vec<u8> = code(&a)
         .iter()
         .filter_map(|i| match i.operands {
@@ -100,7 +104,9 @@ fn mad_descriptors_stay_below_32() {
 
 #[test]
 fn uniform_table_order_names_and_header() {
-    let a = asm(&[".fvec m[4], _hidden, a$b\n.bool flags[3], one\n.ivec n\n.in pos v3\n.in any\n.proc main\n  end\n.end\n"]);
+    let a = asm(&[
+        ".fvec m[4], _hidden, a$b\n.bool flags[3], one\n.ivec n\n.in pos v3\n.in any\n.proc main\n  end\n.end\n",
+    ]);
     let d = &a.shbin.executables[0];
     assert_eq!(
         uniforms(d),

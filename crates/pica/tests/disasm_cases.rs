@@ -82,7 +82,8 @@ fn missing_padding_nop_is_reported() {
 
 #[test]
 fn padding_nops_print_as_instructions() {
-    let s = one(".proc f\n\tnop\n.end\n.proc main\n\tifu b1\n\t\tcall f\n\t.else\n\t\tmov r0, v0\n\t.end\n\tend\n.end\n");
+    let s =
+        one(".proc f\n\tnop\n.end\n.proc main\n\tifu b1\n\t\tcall f\n\t.else\n\t\tmov r0, v0\n\t.end\n\tend\n.end\n");
     let text = disassemble(&s).expect("reproducible");
     assert!(text.contains("call proc_0\n\t\tnop\n\t.else"), "{text}");
 }
@@ -112,7 +113,10 @@ fn shortest_floats_in_constants() {
 /// with a statement; such a file now gets `.entry`.
 #[test]
 fn file_without_code_keeps_its_dvle() {
-    let s = asm(&[("a.pica", ".proc main\n\tend\n.end\n"), ("b.pica", ".gsh point c0\n.entry g\n.proc g\n\tend\n.end\n")], true);
+    let s = asm(
+        &[("a.pica", ".proc main\n\tend\n.end\n"), ("b.pica", ".gsh point c0\n.entry g\n.proc g\n\tend\n.end\n")],
+        true,
+    );
     let text = disassemble(&s).expect("reproducible");
     let at = text.find("; ---- next file").expect("file marker");
     let (first, second) = text.split_at(at);
@@ -138,7 +142,12 @@ fn constant_arrays_come_back() {
                .out - position o0\n.proc main\n\tmova a0.x, v0\n\tmov o0, tbl[a0.x+1]\n\tend\n.end\n";
     let s = one(src);
     let text = disassemble(&s).expect("reproducible");
-    assert!(text.contains(".constfa array94[2]\n.constfa (1, 2, 3, 4)\n.constfa (5, 6, 7, 8)\n.end\n.constf const93(0.5, 0, 0, 0)"), "{text}");
+    assert!(
+        text.contains(
+            ".constfa array94[2]\n.constfa (1, 2, 3, 4)\n.constfa (5, 6, 7, 8)\n.end\n.constf const93(0.5, 0, 0, 0)"
+        ),
+        "{text}"
+    );
     assert!(text.contains("mov o0, array94[a0.x+1]"), "{text}");
     assert_eq!(one(&text), s);
 }
@@ -150,13 +159,17 @@ fn setemit_in_a_vertex_shader_is_reported() {
     let mut s = one(".proc main\n\tnop\n\tend\n.end\n");
     s.program.code[0] = 0x2B << 26; // setemit 0
     let d = disassemble_lossy(&s);
-    assert!(d.warnings.iter().any(|w| w.location == Location::Instruction(0) && w.message.contains("SETEMIT")), "{:?}", d.warnings);
+    assert!(
+        d.warnings.iter().any(|w| w.location == Location::Instruction(0) && w.message.contains("SETEMIT")),
+        "{:?}",
+        d.warnings
+    );
 }
 
 /// A DVOJ object holding what a golden SHBIN holds prints as that SHBIN.
 #[test]
 fn dvoj_prints_as_its_shbin() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica/golden/");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden/");
     let bytes = std::fs::read(format!("{dir}citro2d__source__render2d.v.pica.shbin")).expect("golden");
     let s = Shbin::read(&bytes).expect("reads");
     let d = &s.executables[0];

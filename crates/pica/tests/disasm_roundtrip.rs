@@ -5,7 +5,7 @@ use pica::disasm::{disassemble, disassemble_with};
 use pica::shbin::Shbin;
 
 fn golden_dir() -> std::path::PathBuf {
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica/golden").into()
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden").into()
 }
 
 fn reassemble(text: &str) -> Result<Vec<u8>, String> {
@@ -45,7 +45,12 @@ fn every_golden_shbin_reassembles_to_identical_bytes() {
             Ok(again) if again == bytes => {}
             Ok(again) => {
                 let at = again.iter().zip(&bytes).position(|(a, b)| a != b).unwrap_or(again.len().min(bytes.len()));
-                failures.push(format!("{}: bytes differ from offset {at:#x} ({} vs {} bytes)", path.display(), again.len(), bytes.len()));
+                failures.push(format!(
+                    "{}: bytes differ from offset {at:#x} ({} vs {} bytes)",
+                    path.display(),
+                    again.len(),
+                    bytes.len()
+                ));
             }
             Err(e) => failures.push(format!("{}: reassembly failed: {e}\n{text}", path.display())),
         }
@@ -56,7 +61,7 @@ fn every_golden_shbin_reassembles_to_identical_bytes() {
 /// The committed older-picasso file also prints without warnings and reassembles to itself.
 #[test]
 fn committed_shbin_reassembles() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica/normal_mapping/source/vshader.shbin");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/normal_mapping/source/vshader.shbin");
     let bytes = std::fs::read(path).expect("read");
     let text = disassemble(&Shbin::read(&bytes).expect("reads")).expect("reproducible");
     assert_eq!(reassemble(&text).expect("assembles"), bytes);

@@ -146,7 +146,11 @@ impl Smith<'_, '_> {
                 format!("cmp {}, {a}, {b}, {}", self.wide(vin)?, self.narrow(vin)?)
             }
             11 if depth < 4 => {
-                let head = if self.u.ratio(1, 2)? { format!("ifu b{}", self.u.int_in_range(0..=15)?) } else { format!("ifc {}", self.condition()?) };
+                let head = if self.u.ratio(1, 2)? {
+                    format!("ifu b{}", self.u.int_in_range(0..=15)?)
+                } else {
+                    format!("ifc {}", self.condition()?)
+                };
                 self.line(depth, &head);
                 self.body(depth + 1, in_for)?;
                 if self.u.ratio(1, 2)? {
@@ -223,7 +227,11 @@ impl Smith<'_, '_> {
             let line = match self.u.int_in_range(0..=2)? {
                 0 => format!(".gsh point c{first}"),
                 1 => format!(".gsh variable c{first} {}", self.u.int_in_range(0..=8)?),
-                _ => format!(".gsh fixed c{first} c{} {}", self.u.int_in_range(0..=first - 1)?, self.u.int_in_range(0..=8)?),
+                _ => format!(
+                    ".gsh fixed c{first} c{} {}",
+                    self.u.int_in_range(0..=first - 1)?,
+                    self.u.int_in_range(0..=8)?
+                ),
             };
             self.line(0, &line);
         } else {
@@ -253,7 +261,10 @@ impl Smith<'_, '_> {
             };
             self.line(0, &line);
         }
-        let floats = ["0.0", "1.0", "-1.0", "0.5", "3.14159", "1e-3", "255.0", "0.125", "-7.25", "-0.0", "1e30", "-1e-30", "nan", "-inf", "1e-19", "0.1"];
+        let floats = [
+            "0.0", "1.0", "-1.0", "0.5", "3.14159", "1e-3", "255.0", "0.125", "-7.25", "-0.0", "1e30", "-1e-30", "nan",
+            "-inf", "1e-19", "0.1",
+        ];
         for i in 0..self.u.int_in_range(0..=3)? {
             let v: Vec<&str> = (0..4).map(|_| self.u.choose(&floats).copied()).collect::<Result<_>>()?;
             self.line(0, &format!(".constf k{i}({})", v.join(", ")));
@@ -271,7 +282,8 @@ impl Smith<'_, '_> {
             }
         }
         if self.ints < 2 && self.prefix.is_empty() && self.u.ratio(1, 3)? {
-            let v: Vec<String> = (0..4).map(|_| self.u.int_in_range(0..=255u32).map(|x| x.to_string())).collect::<Result<_>>()?;
+            let v: Vec<String> =
+                (0..4).map(|_| self.u.int_in_range(0..=255u32).map(|x| x.to_string())).collect::<Result<_>>()?;
             self.line(0, &format!(".consti n0({})", v.join(", ")));
         }
         if self.u.ratio(1, 3)? {
@@ -283,7 +295,8 @@ impl Smith<'_, '_> {
             let line = format!(".setf c{}(1.5, 2, -0.25, 8)", self.u.int_in_range(0..=40)?);
             self.line(0, &line);
         }
-        let kinds = ["position", "normalquat", "color", "texcoord0", "texcoord0w", "texcoord1", "texcoord2", "view", "dummy"];
+        let kinds =
+            ["position", "normalquat", "color", "texcoord0", "texcoord0w", "texcoord1", "texcoord2", "view", "dummy"];
         let mut used = 0u8;
         for _ in 0..self.u.int_in_range(0..=4)? {
             let r = self.u.int_in_range(0..=6)?;

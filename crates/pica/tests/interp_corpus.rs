@@ -7,7 +7,7 @@ use pica::interp::{run_geometry, GeometryMode, Primitive, Shader, ShaderKind, Ve
 use pica::shbin::{Shbin, UniformReg};
 
 fn golden() -> PathBuf {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica/golden")).to_path_buf()
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden")).to_path_buf()
 }
 
 fn shbins() -> Vec<PathBuf> {

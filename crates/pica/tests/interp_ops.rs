@@ -76,7 +76,13 @@ fn scalar_operations_read_the_first_selected_component() {
     assert_eq!(op1(Opcode::Lg2, [0.125, 0.0, 0.0, 0.0]), [-3.0; 4]);
     // With a swizzle, the first *selected* component: rcp c0.y.
     let mut p = Builder::new();
-    p.unary(Opcode::Rcp, o(0), c(0), NONE, OperandDescriptor::new(0xF, &[(false, Swizzle::from_components([1, 0, 0, 0]))]));
+    p.unary(
+        Opcode::Rcp,
+        o(0),
+        c(0),
+        NONE,
+        OperandDescriptor::new(0xF, &[(false, Swizzle::from_components([1, 0, 0, 0]))]),
+    );
     p.plain(Opcode::End);
     assert_eq!(run_consts(&p, &[[4.0, 8.0, 0.0, 0.0]]).unwrap()[0], [0.125; 4]);
 }

@@ -8,7 +8,7 @@ use pica::shbin::{Dvoj, Shbin, ShbinErrorKind};
 use proptest::prelude::*;
 
 fn corpus() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica"))
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica"))
 }
 
 /// Every SHBIN of the corpus: picasso's golden outputs and the one committed by a project.
@@ -53,7 +53,9 @@ fn every_corpus_word_decodes_and_encodes_back() {
 fn dvle_fields_of_a_known_file() {
     // graphics/gpu/simple_tri vshader.v.pica: 8 instructions, two outputs, projection[4] at c0-c3,
     // two .constf at c95 and c94 (picasso allocates constants from the top).
-    let bytes = std::fs::read(corpus().join("golden/3ds-examples__graphics__gpu__simple_tri__source__vshader.v.pica.shbin")).unwrap();
+    let bytes =
+        std::fs::read(corpus().join("golden/3ds-examples__graphics__gpu__simple_tri__source__vshader.v.pica.shbin"))
+            .unwrap();
     let shbin = Shbin::read(&bytes).unwrap();
     assert_eq!(shbin.program.code.len(), 8);
     let dvle = &shbin.executables[0];
@@ -83,7 +85,8 @@ fn dvoj_reads_a_hand_built_object() {
     b.extend_from_slice(b"DVOJ");
     b.extend_from_slice(&[0x02, 0x10, 0, 0, 0x01, 0x00, 0x03, 0x00]);
     b.extend_from_slice(&0xFFFF_FFFFu32.to_le_bytes());
-    let tables: [(u32, u32); 9] = [(0x58, 0), (0x58, 0), (0x58, 2), (0x60, 1), (0x68, 0), (0x68, 0), (0x68, 1), (0x70, 0), (0x70, 4)];
+    let tables: [(u32, u32); 9] =
+        [(0x58, 0), (0x58, 0), (0x58, 2), (0x60, 1), (0x68, 0), (0x68, 0), (0x68, 1), (0x70, 0), (0x70, 4)];
     for (o, n) in tables {
         b.extend_from_slice(&o.to_le_bytes());
         b.extend_from_slice(&n.to_le_bytes());

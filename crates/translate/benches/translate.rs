@@ -23,7 +23,7 @@ const SMITH_SIZES: [usize; 6] = [16, 32, 64, 128, 256, 512];
 const SMITH_PER_SIZE: u64 = 24;
 
 fn corpus() -> Vec<(String, Vec<u8>)> {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica/golden"));
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden"));
     let mut v: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -85,7 +85,8 @@ fn glslang_available() -> bool {
 /// `glslangValidator -V` on one file, median of three processes.
 fn glslang_time(file: &Path, dir: &Path) -> Duration {
     timed(3, || {
-        let o = Command::new("glslangValidator").arg("-V").arg("-o").arg(dir.join("out.spv")).arg(file).output().unwrap();
+        let o =
+            Command::new("glslangValidator").arg("-V").arg("-o").arg(dir.join("out.spv")).arg(file).output().unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
     })
 }
@@ -124,15 +125,12 @@ struct Measured {
 }
 
 fn measure(shaders: &[(String, Vec<u8>)], dir: Option<&Path>) -> Measured {
-    let ours: Vec<Duration> = shaders
-        .iter()
-        .map(|(_, b)| timed(30, || drop(std::hint::black_box(to_spirv(b, Precision::Compat)))))
-        .collect();
-    let exact: Vec<Duration> = shaders
-        .iter()
-        .map(|(_, b)| timed(10, || drop(std::hint::black_box(to_spirv(b, Precision::Exact)))))
-        .collect();
-    let glslang = dir.map(|dir| median(shaders.iter().map(|(n, b)| glslang_time(&glsl_file(n, b, dir), dir)).collect()));
+    let ours: Vec<Duration> =
+        shaders.iter().map(|(_, b)| timed(30, || drop(std::hint::black_box(to_spirv(b, Precision::Compat))))).collect();
+    let exact: Vec<Duration> =
+        shaders.iter().map(|(_, b)| timed(10, || drop(std::hint::black_box(to_spirv(b, Precision::Exact))))).collect();
+    let glslang =
+        dir.map(|dir| median(shaders.iter().map(|(n, b)| glslang_time(&glsl_file(n, b, dir), dir)).collect()));
     Measured {
         ours: median(ours.clone()),
         ours_max: *ours.iter().max().unwrap(),
@@ -210,13 +208,16 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("smith");
     for size in SMITH_SIZES {
         let shaders = smith(size);
-        g.bench_function(format!("{SMITH_PER_SIZE} programs of size {size}, bytes to validated SPIR-V (compat)"), |b| {
-            b.iter(|| {
-                for (_, bytes) in &shaders {
-                    std::hint::black_box(to_spirv(bytes, Precision::Compat));
-                }
-            })
-        });
+        g.bench_function(
+            format!("{SMITH_PER_SIZE} programs of size {size}, bytes to validated SPIR-V (compat)"),
+            |b| {
+                b.iter(|| {
+                    for (_, bytes) in &shaders {
+                        std::hint::black_box(to_spirv(bytes, Precision::Compat));
+                    }
+                })
+            },
+        );
     }
     g.finish();
 }

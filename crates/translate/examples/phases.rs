@@ -1,7 +1,7 @@
 //! Where the time of one translation goes (read, build, validate, write), averaged over the
 //! corpus: `cargo run -p translate --release --example phases`.
 fn main() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica/golden");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden");
     let mut t = [0f64; 4];
     let mut n = 0;
     for e in std::fs::read_dir(dir).unwrap() {
@@ -29,5 +29,11 @@ fn main() {
         }
     }
     let us = |x: f64| x / n as f64 * 1e6;
-    println!("mean per shader: read {:.1}us, build {:.1}us, validate {:.1}us, SPIR-V {:.1}us", us(t[0]), us(t[1]), us(t[2]), us(t[3]));
+    println!(
+        "mean per shader: read {:.1}us, build {:.1}us, validate {:.1}us, SPIR-V {:.1}us",
+        us(t[0]),
+        us(t[1]),
+        us(t[2]),
+        us(t[3])
+    );
 }

@@ -1,5 +1,5 @@
 //! Validation and the back ends. Every module passes naga's validator before any writer runs;
-//! options are set explicitly (shared/specs/naga-wgpu-facts.md "SPIR-V back end options"): no
+//! options are set explicitly (docs/specs/naga-wgpu-facts.md "SPIR-V back end options"): no
 //! coordinate-space adjustment, no debug flag (debug and release builds write the same bytes),
 //! no loop bounding (our step budget bounds every loop), explicit binding maps.
 
@@ -140,21 +140,38 @@ pub fn write_validated(
                 }
             }
             let options = glsl::Options {
-                version: if target == Target::Glsl { glsl::Version::Desktop(450) } else { glsl::Version::new_gles(310) },
+                version: if target == Target::Glsl {
+                    glsl::Version::Desktop(450)
+                } else {
+                    glsl::Version::new_gles(310)
+                },
                 writer_flags: glsl::WriterFlags::empty(),
                 binding_map,
                 zero_initialize_workgroup_memory: false,
             };
-            let pipeline = glsl::PipelineOptions { shader_stage: entry.0, entry_point: entry.1.to_string(), multiview: None };
+            let pipeline =
+                glsl::PipelineOptions { shader_stage: entry.0, entry_point: entry.1.to_string(), multiview: None };
             let mut text = String::new();
-            let mut w = glsl::Writer::new(&mut text, module, info, &options, &pipeline, naga::proc::BoundsCheckPolicies::default())
-                .map_err(|e| backend_err(target, &e))?;
+            let mut w = glsl::Writer::new(
+                &mut text,
+                module,
+                info,
+                &options,
+                &pipeline,
+                naga::proc::BoundsCheckPolicies::default(),
+            )
+            .map_err(|e| backend_err(target, &e))?;
             w.write().map_err(|e| backend_err(target, &e))?;
             Ok(Output::Text(text))
         }
         Target::Msl => {
             use naga::back::msl;
-            let options = msl::Options { lang_version: (2, 1), fake_missing_bindings: true, force_loop_bounding: false, ..Default::default() };
+            let options = msl::Options {
+                lang_version: (2, 1),
+                fake_missing_bindings: true,
+                force_loop_bounding: false,
+                ..Default::default()
+            };
             let (text, _) = msl::write_string(module, info, &options, &msl::PipelineOptions::default())
                 .map_err(|e| backend_err(target, &e))?;
             Ok(Output::Text(text))
@@ -178,7 +195,12 @@ pub fn write_validated(
 ///
 /// # Errors
 /// [`Error::Validation`] or [`Error::Backend`].
-pub fn write(module: &Module, target: Target, entry: (ShaderStage, &str), precision: Precision) -> Result<Output, Error> {
+pub fn write(
+    module: &Module,
+    target: Target,
+    entry: (ShaderStage, &str),
+    precision: Precision,
+) -> Result<Output, Error> {
     let info = validate(module)?;
     write_validated(module, &info, target, entry, precision)
 }

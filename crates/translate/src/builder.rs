@@ -2,13 +2,13 @@
 //!
 //! naga wants every expression other than literals, constants, globals, locals and arguments to be
 //! covered by an `Emit` statement in a block that encloses its uses
-//! (shared/specs/naga-wgpu-facts.md "naga IR by hand"). The builder keeps an emitter running over
+//! (docs/specs/naga-wgpu-facts.md "naga IR by hand"). The builder keeps an emitter running over
 //! the current block: appending a statement or opening a block first closes the running `Emit`
 //! range, and expressions that must not be emitted are appended with the emitter paused.
 
 use naga::{
-    proc::Emitter, BinaryOperator, Block, Expression, Function, Handle, Literal, LocalVariable,
-    MathFunction, Module, Scalar, ScalarKind, Span, Statement, Type, TypeInner, VectorSize,
+    proc::Emitter, BinaryOperator, Block, Expression, Function, Handle, Literal, LocalVariable, MathFunction, Module,
+    Scalar, ScalarKind, Span, Statement, Type, TypeInner, VectorSize,
 };
 
 /// Scalar kinds used by the translations.
@@ -205,10 +205,8 @@ impl<'m> FnBuilder<'m> {
 
     /// A new local variable with an optional constant initialiser.
     pub fn local(&mut self, name: &str, ty: Handle<Type>, init: Option<Handle<Expression>>) -> Handle<Expression> {
-        let lv = self.func.local_variables.append(
-            LocalVariable { name: Some(name.to_string()), ty, init },
-            Span::UNDEFINED,
-        );
+        let lv =
+            self.func.local_variables.append(LocalVariable { name: Some(name.to_string()), ty, init }, Span::UNDEFINED);
         self.expr(Expression::LocalVariable(lv))
     }
 
@@ -236,11 +234,21 @@ impl<'m> FnBuilder<'m> {
         self.expr(Expression::Access { base, index })
     }
     /// A binary operation.
-    pub fn bin(&mut self, op: BinaryOperator, left: Handle<Expression>, right: Handle<Expression>) -> Handle<Expression> {
+    pub fn bin(
+        &mut self,
+        op: BinaryOperator,
+        left: Handle<Expression>,
+        right: Handle<Expression>,
+    ) -> Handle<Expression> {
         self.expr(Expression::Binary { op, left, right })
     }
     /// `condition ? accept : reject`.
-    pub fn select(&mut self, condition: Handle<Expression>, accept: Handle<Expression>, reject: Handle<Expression>) -> Handle<Expression> {
+    pub fn select(
+        &mut self,
+        condition: Handle<Expression>,
+        accept: Handle<Expression>,
+        reject: Handle<Expression>,
+    ) -> Handle<Expression> {
         self.expr(Expression::Select { condition, accept, reject })
     }
     /// A vec4 of one scalar.
@@ -256,11 +264,22 @@ impl<'m> FnBuilder<'m> {
         self.expr(Expression::Math { fun, arg, arg1: None, arg2: None, arg3: None })
     }
     /// A two-argument math function.
-    pub fn math2(&mut self, fun: MathFunction, arg: Handle<Expression>, arg1: Handle<Expression>) -> Handle<Expression> {
+    pub fn math2(
+        &mut self,
+        fun: MathFunction,
+        arg: Handle<Expression>,
+        arg1: Handle<Expression>,
+    ) -> Handle<Expression> {
         self.expr(Expression::Math { fun, arg, arg1: Some(arg1), arg2: None, arg3: None })
     }
     /// A three-argument math function.
-    pub fn math3(&mut self, fun: MathFunction, a: Handle<Expression>, b: Handle<Expression>, c: Handle<Expression>) -> Handle<Expression> {
+    pub fn math3(
+        &mut self,
+        fun: MathFunction,
+        a: Handle<Expression>,
+        b: Handle<Expression>,
+        c: Handle<Expression>,
+    ) -> Handle<Expression> {
         self.expr(Expression::Math { fun, arg: a, arg1: Some(b), arg2: Some(c), arg3: None })
     }
     /// Bit reinterpretation to another scalar kind.
@@ -283,7 +302,12 @@ impl<'m> FnBuilder<'m> {
     // ---- statements ----
 
     /// `if cond { accept } else { reject }` with bodies built by closures.
-    pub fn if_else(&mut self, cond: Handle<Expression>, accept: impl FnOnce(&mut Self), reject: impl FnOnce(&mut Self)) {
+    pub fn if_else(
+        &mut self,
+        cond: Handle<Expression>,
+        accept: impl FnOnce(&mut Self),
+        reject: impl FnOnce(&mut Self),
+    ) {
         self.open();
         accept(self);
         let a = self.close();

@@ -4,6 +4,8 @@
 //! shared [`backend`] validates every module before any writer runs, and [`spv_post`] adds what
 //! naga's SPIR-V writer cannot say (`NoContraction`). The binding ABI is in docs/abi.md.
 
+#![forbid(unsafe_code)]
+
 pub mod backend;
 pub mod builder;
 pub mod pica;
@@ -11,7 +13,7 @@ pub mod spv_post;
 
 pub use backend::{write, Output, Target};
 
-/// Float precision of a translation (shared/DESIGN.md "Semantics we commit to").
+/// Float precision of a translation (docs/design.md "Semantics we commit to").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Precision {
     /// Host f32 arithmetic, no special cases.

@@ -2,7 +2,7 @@
 //!
 //! naga never writes `NoContraction`, and lavapipe reassociates and folds float operations that
 //! lack it ((x*1.1)*1.3 wrong in 330 of 1,024 cases, (x+y)-y folded to x:
-//! shared/specs/naga-wgpu-facts.md "Float arithmetic on the device"). Decorating every float
+//! docs/specs/naga-wgpu-facts.md "Float arithmetic on the device"). Decorating every float
 //! arithmetic result made every case exact there, and spirv-val accepts it.
 
 /// Opcodes of float arithmetic whose result must not be contracted or reassociated
@@ -86,11 +86,14 @@ pub fn preserve_inf_nan(words: &[u32]) -> Vec<u32> {
         if op != OP_CAPABILITY && !added_ext {
             out.extend_from_slice(&[2 << 16 | OP_CAPABILITY, CAP_SIGNED_ZERO_INF_NAN_PRESERVE]);
             let name = b"SPV_KHR_float_controls\0";
-            let mut lit: Vec<u32> = name.chunks(4).map(|c| {
-                let mut b = [0u8; 4];
-                b[..c.len()].copy_from_slice(c);
-                u32::from_le_bytes(b)
-            }).collect();
+            let mut lit: Vec<u32> = name
+                .chunks(4)
+                .map(|c| {
+                    let mut b = [0u8; 4];
+                    b[..c.len()].copy_from_slice(c);
+                    u32::from_le_bytes(b)
+                })
+                .collect();
             if name.len() % 4 == 0 {
                 lit.push(0);
             }
@@ -121,11 +124,24 @@ mod tests {
     fn decorates_fadd_before_first_annotation() {
         // header, OpCapability Shader, OpDecorate %9 Block, OpTypeFloat %2 32, OpFAdd %2 %5 %3 %4
         let words = vec![
-            0x0723_0203, 0x0001_0300, 0, 10, 0,
-            2 << 16 | 17, 1,
-            3 << 16 | 71, 9, 2,
-            3 << 16 | 22, 2, 32,
-            5 << 16 | 129, 2, 5, 3, 4,
+            0x0723_0203,
+            0x0001_0300,
+            0,
+            10,
+            0,
+            2 << 16 | 17,
+            1,
+            3 << 16 | 71,
+            9,
+            2,
+            3 << 16 | 22,
+            2,
+            32,
+            5 << 16 | 129,
+            2,
+            5,
+            3,
+            4,
         ];
         let out = add_no_contraction(&words);
         assert_eq!(&out[7..10], &[3 << 16 | 71, 5, 42]);

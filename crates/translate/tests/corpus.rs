@@ -10,12 +10,12 @@ use translate::pica::{translate, Options};
 use translate::{backend, Output, Precision, Target};
 
 fn corpus() -> PathBuf {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica/golden")).to_path_buf()
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden")).to_path_buf()
 }
 
 fn shbins() -> Vec<PathBuf> {
     let mut v: Vec<_> = std::fs::read_dir(corpus())
-        .expect("corpus directory ../shared/corpus/pica/golden")
+        .expect("corpus directory corpus/pica/golden")
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "shbin"))
         .collect();
@@ -52,19 +52,35 @@ fn every_corpus_shader_translates_to_every_backend() {
             for precision in [Precision::Fast, Precision::Compat] {
                 let t = translate(&shbin, entry, Options { precision, ..Options::default() })
                     .unwrap_or_else(|e| panic!("{} entry {entry}: {e}", path.display()));
-                let info = backend::validate(&t.module).unwrap_or_else(|e| panic!("{} entry {entry}: {e}", path.display()));
+                let info =
+                    backend::validate(&t.module).unwrap_or_else(|e| panic!("{} entry {entry}: {e}", path.display()));
                 for target in Target::ALL {
                     let out = backend::write_validated(&t.module, &info, target, t.entry(), precision)
                         .unwrap_or_else(|e| panic!("{} entry {entry} {}: {e}", path.display(), target.name()));
-                    let name = format!("{}-{entry}-{:?}.{}", path.file_stem().unwrap().to_string_lossy(), precision, target.extension());
+                    let name = format!(
+                        "{}-{entry}-{:?}.{}",
+                        path.file_stem().unwrap().to_string_lossy(),
+                        precision,
+                        target.extension()
+                    );
                     match (&out, target) {
                         (Output::Words(w), Target::SpirV) => {
                             assert_eq!(w[0], 0x0723_0203);
                             if spirv_val {
                                 let f = tmp(&name);
                                 std::fs::write(&f, out.to_bytes()).unwrap();
-                                let o = Command::new("spirv-val").arg("--target-env").arg("vulkan1.1").arg(&f).output().unwrap();
-                                assert!(o.status.success(), "spirv-val {}: {}", name, String::from_utf8_lossy(&o.stderr));
+                                let o = Command::new("spirv-val")
+                                    .arg("--target-env")
+                                    .arg("vulkan1.1")
+                                    .arg(&f)
+                                    .output()
+                                    .unwrap();
+                                assert!(
+                                    o.status.success(),
+                                    "spirv-val {}: {}",
+                                    name,
+                                    String::from_utf8_lossy(&o.stderr)
+                                );
                             }
                         }
                         (Output::Text(text), Target::Glsl | Target::GlslEs) if glslang => {
@@ -76,7 +92,13 @@ fn every_corpus_shader_translates_to_every_backend() {
                                 cmd.arg("-V").arg("-o").arg(tmp(&format!("{name}.glslang.spv")));
                             }
                             let o = cmd.arg(&f).output().unwrap();
-                            assert!(o.status.success(), "glslangValidator {}: {}{}", name, String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+                            assert!(
+                                o.status.success(),
+                                "glslangValidator {}: {}{}",
+                                name,
+                                String::from_utf8_lossy(&o.stdout),
+                                String::from_utf8_lossy(&o.stderr)
+                            );
                         }
                         (Output::Text(text), _) => assert!(!text.is_empty()),
                         _ => panic!("{}: wrong output kind", target.name()),

@@ -14,7 +14,10 @@ fn shbin(code: Vec<u32>, descs: Vec<u32>, main: u32, ty: u8, mode: u8, outs: Vec
             main,
             shader_type: ShaderType::from_raw(ty),
             geometry_mode: GeometryMode::from_raw(mode),
-            outputs: outs.into_iter().map(|(k, r)| Output { kind: OutputKind::from_raw(k), reg: r, mask: 0xF, unknown: 0 }).collect(),
+            outputs: outs
+                .into_iter()
+                .map(|(k, r)| Output { kind: OutputKind::from_raw(k), reg: r, mask: 0xF, unknown: 0 })
+                .collect(),
             ..Dvle::default()
         }],
     }

@@ -76,8 +76,8 @@ fn ten_thousand_smith_programs_translate_to_every_backend() {
         // Precision and flow alternate so every combination is covered many times.
         let precision = [Precision::Compat, Precision::Exact, Precision::Fast][(seed % 3) as usize];
         let dispatch_only = seed % 7 == 0;
-        let t = translate(&shbin, 0, Options { precision, dispatch_only })
-            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let t =
+            translate(&shbin, 0, Options { precision, dispatch_only }).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         *kinds.entry(format!("{:?}", t.interface.flow)).or_insert(0u32) += 1;
         let info = backend::validate(&t.module).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         let stage = if t.entry().0 == naga::ShaderStage::Vertex { "vert" } else { "comp" };
@@ -91,7 +91,11 @@ fn ten_thousand_smith_programs_translate_to_every_backend() {
                 _ => continue,
             };
             std::fs::write(&file, out.to_bytes()).unwrap();
-            if target == Target::SpirV { spv_files.push(file) } else { glsl_files.push(file) }
+            if target == Target::SpirV {
+                spv_files.push(file)
+            } else {
+                glsl_files.push(file)
+            }
         }
     }
     eprintln!("smith flow kinds: {kinds:?}");

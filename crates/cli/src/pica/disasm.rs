@@ -40,7 +40,10 @@ pub fn run(args: DisasmArgs) -> anyhow::Result<ExitCode> {
     };
     if args.strict {
         if let Some(first) = d.warnings.first() {
-            anyhow::bail!("{name}: {first} ({} problem(s) in all; the text would not assemble back to the same bytes)", d.warnings.len());
+            anyhow::bail!(
+                "{name}: {first} ({} problem(s) in all; the text would not assemble back to the same bytes)",
+                d.warnings.len()
+            );
         }
     }
     for w in &d.warnings {
@@ -226,7 +229,7 @@ mod tests {
     use super::*;
 
     fn golden(name: &str) -> Vec<u8> {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica/golden/");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden/");
         std::fs::read(format!("{dir}{name}")).expect("golden file")
     }
 
@@ -245,7 +248,10 @@ mod tests {
         assert_eq!(d["geometry"]["mode"], "fixed");
         assert_eq!(d["geometry"]["fixed_vertices"], 4);
         assert_eq!(d["outputs"][2], json!({ "register": "o2", "type": "texcoord0", "mask": "xyzw" }));
-        assert_eq!(d["uniforms"][3], json!({ "name": "uvCoords", "kind": "float", "first": "c27", "last": "c28", "count": 2 }));
+        assert_eq!(
+            d["uniforms"][3],
+            json!({ "name": "uvCoords", "kind": "float", "first": "c27", "last": "c28", "count": 2 })
+        );
         assert_eq!(d["uniforms"][4]["first"], "b0");
         assert_eq!(d["constants"][0]["register"], "c95");
         assert_eq!(d["constants"][0]["value"], json!([0.0, 1.0, 3.0, 0.5]));

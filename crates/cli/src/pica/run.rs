@@ -325,7 +325,7 @@ mod tests {
     use super::*;
 
     fn golden(name: &str) -> PathBuf {
-        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/pica/golden")).join(name)
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden")).join(name)
     }
 
     fn run_json(shbin: &str, input: &str, hex: bool) -> anyhow::Result<String> {

@@ -33,7 +33,10 @@ pub fn read(r: &Reader, at: usize) -> Result<Vec<Entry>> {
     let _size = r.u32(at, "dictionary size")?;
     let count = r.u32(at + 4, "dictionary count")?;
     if count > MAX_ENTRIES {
-        return Err(Error::new(at as u64 + 4, ErrorKind::TooMany { what: "dictionary entry", count: count as u64, limit: MAX_ENTRIES as u64 }));
+        return Err(Error::new(
+            at as u64 + 4,
+            ErrorKind::TooMany { what: "dictionary entry", count: count as u64, limit: MAX_ENTRIES as u64 },
+        ));
     }
     r.bytes(at + 8, 16 * (count as usize + 1), "dictionary entries")?;
     let mut out = Vec::with_capacity(count as usize);
@@ -89,16 +92,24 @@ pub fn build_tree(names: &[&str]) -> Result<Vec<Node>> {
     let bytes: Vec<&[u8]> = std::iter::once(&b""[..]).chain(names.iter().map(|n| n.as_bytes())).collect();
     for (i, &name) in bytes.iter().enumerate().skip(1) {
         if name.len() >= 8191 {
-            return Err(Error::new(0, ErrorKind::Invalid(format!("dictionary name of {} bytes is too long", name.len()))));
+            return Err(Error::new(
+                0,
+                ErrorKind::Invalid(format!("dictionary name of {} bytes is too long", name.len())),
+            ));
         }
         let me = i as u16;
         // Search: the entry the new name ends at.
         let leaf = descend(&nodes, name);
-        let id = diff_bit(bytes[leaf], name)
-            .ok_or_else(|| Error::new(0, ErrorKind::Invalid(format!("duplicate dictionary name {:?}", names[i - 1]))))?;
+        let id = diff_bit(bytes[leaf], name).ok_or_else(|| {
+            Error::new(0, ErrorKind::Invalid(format!("duplicate dictionary name {:?}", names[i - 1])))
+        })?;
         // Insert above the first node on the path whose id is below the new bit.
         let (prev, cur) = descend_to(&nodes, name, id);
-        let node = if bit(id, name) { Node { id, left: cur as u16, right: me } } else { Node { id, left: me, right: cur as u16 } };
+        let node = if bit(id, name) {
+            Node { id, left: cur as u16, right: me }
+        } else {
+            Node { id, left: me, right: cur as u16 }
+        };
         if prev != 0 && bit(nodes[prev].id, name) {
             nodes[prev].right = me;
         } else {

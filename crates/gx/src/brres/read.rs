@@ -20,7 +20,14 @@ impl Budget {
         let total = self.0.get() + entries.len();
         if total > MAX_TOTAL_ENTRIES {
             let at = entries.first().map_or(0, |e| e.at) as u64;
-            return Err(Error::new(at, ErrorKind::TooMany { what: "dictionary entries in the file", count: total as u64, limit: MAX_TOTAL_ENTRIES as u64 }));
+            return Err(Error::new(
+                at,
+                ErrorKind::TooMany {
+                    what: "dictionary entries in the file",
+                    count: total as u64,
+                    limit: MAX_TOTAL_ENTRIES as u64,
+                },
+            ));
         }
         self.0.set(total);
         Ok(())
@@ -47,11 +54,19 @@ pub fn read(data: &[u8]) -> Result<Brres> {
     magic(&r, 0, "bres", "BRRES header")?;
     let bom = r.u16(4, "byte-order mark")?;
     if bom != 0xFEFF {
-        return Err(Error::new(4, ErrorKind::Invalid(format!("byte-order mark {bom:#06x}: only big-endian (0xfeff) BRRES files are supported"))));
+        return Err(Error::new(
+            4,
+            ErrorKind::Invalid(format!(
+                "byte-order mark {bom:#06x}: only big-endian (0xfeff) BRRES files are supported"
+            )),
+        ));
     }
     let file_len = r.u32(8, "file length")? as u64;
     if file_len > data.len() as u64 {
-        return Err(Error::new(8, ErrorKind::Truncated { what: "BRRES file (length in header)", need: file_len, have: data.len() as u64 }));
+        return Err(Error::new(
+            8,
+            ErrorKind::Truncated { what: "BRRES file (length in header)", need: file_len, have: data.len() as u64 },
+        ));
     }
     let root_rel = r.u16(0x0C, "root offset")?;
     let root = r.target(0x0C, 0, root_rel as i64, "root section")?;
@@ -72,7 +87,9 @@ pub fn read(data: &[u8]) -> Result<Brres> {
                     out.textures.push(read_tex0(&r, e.data, &e.name)?);
                 }
             }
-            _ => out.other_groups.push(Group { name: group.name, entries: entries.into_iter().map(|e| e.name).collect() }),
+            _ => out
+                .other_groups
+                .push(Group { name: group.name, entries: entries.into_iter().map(|e| e.name).collect() }),
         }
     }
     Ok(out)
@@ -148,7 +165,10 @@ fn read_mdl0(r: &Reader, at: usize, dict_name: &str, budget: &Budget) -> Result<
 fn read_shader(r: &Reader, at: usize, name: String) -> Result<Shader> {
     let num_stages = r.u8(at + 0x0C, "shader stage count")?;
     if num_stages > 16 {
-        return Err(Error::new(at as u64 + 0x0C, ErrorKind::TooMany { what: "TEV stage", count: num_stages as u64, limit: 16 }));
+        return Err(Error::new(
+            at as u64 + 0x0C,
+            ErrorKind::TooMany { what: "TEV stage", count: num_stages as u64, limit: 16 },
+        ));
     }
     let mut tex_refs = [0u8; 8];
     tex_refs.copy_from_slice(r.bytes(at + 0x10, 8, "shader texture references")?);
@@ -165,17 +185,28 @@ fn read_material(r: &Reader, at: usize, version: u32, shaders: &HashMap<usize, u
     let limits = [(8u8, "texgen"), (2, "colour channel"), (16, "TEV stage"), (4, "indirect stage")];
     for (i, (&n, (limit, what))) in counts.iter().zip(limits).enumerate() {
         if n > limit {
-            return Err(Error::new((at + 0x14 + i) as u64, ErrorKind::TooMany { what, count: n as u64, limit: limit as u64 }));
+            return Err(Error::new(
+                (at + 0x14 + i) as u64,
+                ErrorKind::TooMany { what, count: n as u64, limit: limit as u64 },
+            ));
         }
     }
     let shader_rel = r.i32(at + 0x28, "material shader offset")?;
     let shader_at = at as i64 + shader_rel as i64;
     let shader = usize::try_from(shader_at).ok().and_then(|s| shaders.get(&s).copied()).ok_or_else(|| {
-        Error::new(at as u64 + 0x28, ErrorKind::Invalid(format!("material {name:?}: shader offset {shader_at:#x} is not a shader of this model")))
+        Error::new(
+            at as u64 + 0x28,
+            ErrorKind::Invalid(format!(
+                "material {name:?}: shader offset {shader_at:#x} is not a shader of this model"
+            )),
+        )
     })?;
     let num_layers = r.u32(at + 0x2C, "material layer count")?;
     if num_layers > MAX_LAYERS {
-        return Err(Error::new(at as u64 + 0x2C, ErrorKind::TooMany { what: "texture layer", count: num_layers as u64, limit: MAX_LAYERS as u64 }));
+        return Err(Error::new(
+            at as u64 + 0x2C,
+            ErrorKind::TooMany { what: "texture layer", count: num_layers as u64, limit: MAX_LAYERS as u64 },
+        ));
     }
     let mut layers = Vec::with_capacity(num_layers as usize);
     if num_layers > 0 {

@@ -45,7 +45,10 @@ fn material_list(alpha_ref: u8, konst: [i16; 4], ind: bool) -> Vec<u8> {
 
 /// The shader list: swap tables and konst selectors under the masks real lists use, then the
 /// indirect references and per-stage orders, combiners and indirect settings.
-fn shader_list(stages: &[(TwoTevStageOrders, ColorCombiner, AlphaCombiner, TevStageIndirect, u8, u8)], iref: Ras1Iref) -> Vec<u8> {
+fn shader_list(
+    stages: &[(TwoTevStageOrders, ColorCombiner, AlphaCombiner, TevStageIndirect, u8, u8)],
+    iref: Ras1Iref,
+) -> Vec<u8> {
     let mut c = Vec::new();
     // Swap tables RGBA, RRRA, GGGA, BBBA (libogc's defaults).
     let swaps = [(0, 1), (2, 3), (0, 0), (0, 3), (1, 1), (1, 3), (2, 2), (2, 3)];
@@ -57,7 +60,10 @@ fn shader_list(stages: &[(TwoTevStageOrders, ColorCombiner, AlphaCombiner, TevSt
         let (kc0, ka0) = (stages[2 * pair].4, stages[2 * pair].5);
         let (kc1, ka1) = stages.get(2 * pair + 1).map_or((0, 0), |s| (s.4, s.5));
         c.push(bp(0xFE, 0xFFFFF0));
-        c.push(bp(0xF6 + pair as u8, TevKSel { kcsel0: kc0, kasel0: ka0, kcsel1: kc1, kasel1: ka1, ..Default::default() }.encode()));
+        c.push(bp(
+            0xF6 + pair as u8,
+            TevKSel { kcsel0: kc0, kasel0: ka0, kcsel1: kc1, kasel1: ka1, ..Default::default() }.encode(),
+        ));
     }
     c.push(bp(0x27, iref.encode()));
     for (i, (order, color, alpha, ind, _, _)) in stages.iter().enumerate() {
@@ -72,13 +78,34 @@ fn shader_list(stages: &[(TwoTevStageOrders, ColorCombiner, AlphaCombiner, TevSt
 }
 
 fn layer(name: &str, slot: u32) -> Layer {
-    Layer { texture: name.into(), texmap: slot, tlut: slot, wrap_s: 1, wrap_t: 1, min_filter: 1, mag_filter: 1, ..Default::default() }
+    Layer {
+        texture: name.into(),
+        texmap: slot,
+        tlut: slot,
+        wrap_s: 1,
+        wrap_t: 1,
+        min_filter: 1,
+        mag_filter: 1,
+        ..Default::default()
+    }
 }
 
 /// The sample file.
 pub fn sample_brres() -> Brres {
     let cc = |a, b, c, d, bias, op, clamp, scale, dest| ColorCombiner { a, b, c, d, bias, op, clamp, scale, dest };
-    let ac = |a, b, c, d, bias, op, clamp, scale, dest| AlphaCombiner { rswap: 0, tswap: 0, a, b, c, d, bias, op, clamp, scale, dest };
+    let ac = |a, b, c, d, bias, op, clamp, scale, dest| AlphaCombiner {
+        rswap: 0,
+        tswap: 0,
+        a,
+        b,
+        c,
+        d,
+        bias,
+        op,
+        clamp,
+        scale,
+        dest,
+    };
     let order = |texmap0, enable0, colorchan0, texmap1, enable1, colorchan1| TwoTevStageOrders {
         texmap0,
         texcoord0: texmap0,
@@ -91,12 +118,36 @@ pub fn sample_brres() -> Brres {
     };
     let none = TevStageIndirect::default();
     // 1. TEXC * RASC, TEXA * RASA.
-    let lit = shader_list(&[(order(0, true, 0, 0, false, 7), cc(15, 8, 10, 15, 0, 0, true, 0, 0), ac(7, 4, 5, 7, 0, 0, true, 0, 0), none, 0, 0)], Ras1Iref::default());
+    let lit = shader_list(
+        &[(
+            order(0, true, 0, 0, false, 7),
+            cc(15, 8, 10, 15, 0, 0, true, 0, 0),
+            ac(7, 4, 5, 7, 0, 0, true, 0, 0),
+            none,
+            0,
+            0,
+        )],
+        Ras1Iref::default(),
+    );
     // 2. Stage 0: lerp(K0, TEXC, TEXA) -> C0; stage 1: compare GR16 of C0 vs HALF adds RASC, x2.
     let konst = shader_list(
         &[
-            (order(0, true, 0, 1, true, 0), cc(14, 8, 9, 15, 0, 0, true, 0, 1), ac(6, 4, 7, 7, 0, 0, true, 0, 0), none, 12, 28),
-            (order(0, true, 0, 1, true, 0), cc(2, 13, 10, 2, 3, 0, true, 1, 0), ac(7, 7, 7, 1, 1, 0, false, 1, 0), none, 4, 0),
+            (
+                order(0, true, 0, 1, true, 0),
+                cc(14, 8, 9, 15, 0, 0, true, 0, 1),
+                ac(6, 4, 7, 7, 0, 0, true, 0, 0),
+                none,
+                12,
+                28,
+            ),
+            (
+                order(0, true, 0, 1, true, 0),
+                cc(2, 13, 10, 2, 3, 0, true, 1, 0),
+                ac(7, 7, 7, 1, 1, 0, false, 1, 0),
+                none,
+                4,
+                0,
+            ),
         ],
         Ras1Iref::default(),
     );
@@ -106,38 +157,91 @@ pub fn sample_brres() -> Brres {
     let ind1 = TevStageIndirect { bt: 0, bs: 1, fb_addprev: true, ..Default::default() };
     let bump = shader_list(
         &[
-            (order(0, true, 0, 0, false, 6), cc(15, 15, 15, 8, 0, 0, true, 0, 0), ac(7, 7, 7, 4, 0, 0, true, 0, 0), ind0, 0, 0),
+            (
+                order(0, true, 0, 0, false, 6),
+                cc(15, 15, 15, 8, 0, 0, true, 0, 0),
+                ac(7, 7, 7, 4, 0, 0, true, 0, 0),
+                ind0,
+                0,
+                0,
+            ),
             // CPREV + RASC: a = RASC with c = ZERO selects a, d = CPREV.
-            (order(0, true, 0, 0, false, 6), cc(10, 15, 15, 0, 0, 0, true, 0, 0), ac(7, 7, 7, 0, 0, 0, true, 0, 0), ind1, 0, 0),
+            (
+                order(0, true, 0, 0, false, 6),
+                cc(10, 15, 15, 0, 0, 0, true, 0, 0),
+                ac(7, 7, 7, 0, 0, 0, true, 0, 0),
+                ind1,
+                0,
+                0,
+            ),
         ],
         Ras1Iref { bi0: 1, bc0: 1, ..Default::default() },
     );
-    let mat = |name: &str, index: u32, shader: usize, texgens: u8, stages: u8, ind: u8, layers: Vec<Layer>, list: Vec<u8>| Material {
-        name: name.into(),
-        index,
-        flags: 0,
-        num_texgens: texgens,
-        num_chans: 1,
-        num_tev_stages: stages,
-        num_ind_stages: ind,
-        cull_mode: 2,
-        shader,
-        layers,
-        display_list: list,
-    };
+    let mat =
+        |name: &str, index: u32, shader: usize, texgens: u8, stages: u8, ind: u8, layers: Vec<Layer>, list: Vec<u8>| {
+            Material {
+                name: name.into(),
+                index,
+                flags: 0,
+                num_texgens: texgens,
+                num_chans: 1,
+                num_tev_stages: stages,
+                num_ind_stages: ind,
+                cull_mode: 2,
+                shader,
+                layers,
+                display_list: list,
+            }
+        };
     Brres {
         models: vec![Model {
             name: "sample".into(),
             version: 11,
             shaders: vec![
-                Shader { name: "lit_texture".into(), index: 0, num_stages: 1, tex_refs: [0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], display_list: lit },
-                Shader { name: "konst_compare".into(), index: 1, num_stages: 2, tex_refs: [0, 1, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], display_list: konst },
-                Shader { name: "bump".into(), index: 2, num_stages: 2, tex_refs: [0, 1, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], display_list: bump },
+                Shader {
+                    name: "lit_texture".into(),
+                    index: 0,
+                    num_stages: 1,
+                    tex_refs: [0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
+                    display_list: lit,
+                },
+                Shader {
+                    name: "konst_compare".into(),
+                    index: 1,
+                    num_stages: 2,
+                    tex_refs: [0, 1, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
+                    display_list: konst,
+                },
+                Shader {
+                    name: "bump".into(),
+                    index: 2,
+                    num_stages: 2,
+                    tex_refs: [0, 1, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
+                    display_list: bump,
+                },
             ],
             materials: vec![
                 mat("lit_texture", 0, 0, 1, 1, 0, vec![layer("brick", 0)], material_list(128, [0; 4], false)),
-                mat("konst_compare", 1, 1, 2, 2, 0, vec![layer("brick", 0), layer("mask", 1)], material_list(0, [200, 100, 50, 255], false)),
-                mat("bump", 2, 2, 2, 2, 1, vec![layer("brick", 0), layer("bumpmap", 1)], material_list(0, [0; 4], true)),
+                mat(
+                    "konst_compare",
+                    1,
+                    1,
+                    2,
+                    2,
+                    0,
+                    vec![layer("brick", 0), layer("mask", 1)],
+                    material_list(0, [200, 100, 50, 255], false),
+                ),
+                mat(
+                    "bump",
+                    2,
+                    2,
+                    2,
+                    2,
+                    1,
+                    vec![layer("brick", 0), layer("bumpmap", 1)],
+                    material_list(0, [0; 4], true),
+                ),
             ],
         }],
         textures: vec![

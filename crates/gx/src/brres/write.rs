@@ -187,7 +187,10 @@ fn write_mdl0(o: &mut Out, m: &Model) -> Result<usize> {
     let mut material_at = Vec::new();
     for mat in &m.materials {
         if mat.shader >= m.shaders.len() {
-            return Err(Error::new(0, ErrorKind::Invalid(format!("material {:?}: shader index {} out of range", mat.name, mat.shader))));
+            return Err(Error::new(
+                0,
+                ErrorKind::Invalid(format!("material {:?}: shader index {} out of range", mat.name, mat.shader)),
+            ));
         }
         o.align(0x20);
         material_at.push(write_material(o, at, mat)?);
@@ -215,7 +218,13 @@ fn write_mdl0(o: &mut Out, m: &Model) -> Result<usize> {
 
 fn fixed_list(what: &str, name: &str, list: &[u8], size: usize) -> Result<Vec<u8>> {
     if list.len() > size {
-        return Err(Error::new(0, ErrorKind::Invalid(format!("{what} {name:?}: display list of {} bytes exceeds its {size}-byte block", list.len()))));
+        return Err(Error::new(
+            0,
+            ErrorKind::Invalid(format!(
+                "{what} {name:?}: display list of {} bytes exceeds its {size}-byte block",
+                list.len()
+            )),
+        ));
     }
     let mut v = list.to_vec();
     v.resize(size, 0);
@@ -237,7 +246,10 @@ fn write_shader(o: &mut Out, mdl0: usize, s: &Shader) -> Result<usize> {
 /// Writes a material block; its shader offset (0x28) is filled in by the caller.
 fn write_material(o: &mut Out, mdl0: usize, m: &Material) -> Result<usize> {
     if m.layers.len() > MAX_LAYERS as usize {
-        return Err(Error::new(0, ErrorKind::Invalid(format!("material {:?}: {} layers (at most {MAX_LAYERS})", m.name, m.layers.len()))));
+        return Err(Error::new(
+            0,
+            ErrorKind::Invalid(format!("material {:?}: {} layers (at most {MAX_LAYERS})", m.name, m.layers.len())),
+        ));
     }
     let list = fixed_list("material", &m.name, &m.display_list, MATERIAL_DL_SIZE)?;
     let at = o.zeros(MATERIAL_LAYERS_AT + 0x34 * m.layers.len());
@@ -259,9 +271,10 @@ fn write_material(o: &mut Out, mdl0: usize, m: &Material) -> Result<usize> {
         if let Some(p) = &l.palette {
             o.put_name(la + 4, la, p);
         }
-        for (k, v) in [l.texmap, l.tlut, l.wrap_s, l.wrap_t, l.min_filter, l.mag_filter, l.lod_bias.to_bits(), l.max_aniso]
-            .into_iter()
-            .enumerate()
+        for (k, v) in
+            [l.texmap, l.tlut, l.wrap_s, l.wrap_t, l.min_filter, l.mag_filter, l.lod_bias.to_bits(), l.max_aniso]
+                .into_iter()
+                .enumerate()
         {
             o.put_u32(la + 0x10 + 4 * k, v);
         }

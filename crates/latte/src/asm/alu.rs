@@ -25,7 +25,9 @@ impl LitCtx {
             None => self.natural().ok_or("more than 4 literal constants in one group")?,
         };
         match self.lits[c as usize] {
-            Some(old) if old != v => return Err(format!("literal {} given two values ({old:#x}, {v:#x})", CHAN[c as usize] as char)),
+            Some(old) if old != v => {
+                return Err(format!("literal {} given two values ({old:#x}, {v:#x})", CHAN[c as usize] as char))
+            }
             _ => self.lits[c as usize] = Some(v),
         }
         Ok(c)
@@ -106,7 +108,11 @@ fn split_rel_chan(s: &str) -> (String, Option<String>, Option<char>) {
     let mut chan = None;
     if let Some(p) = base.rfind('.') {
         let tail = &base[p + 1..];
-        if tail.len() == 1 && "xyzwXYZW".contains(tail) && !base[..p].ends_with(|c: char| c.is_ascii_digit() && base.starts_with(|c: char| c.is_ascii_digit() || c == '-')) {
+        if tail.len() == 1
+            && "xyzwXYZW".contains(tail)
+            && !base[..p]
+                .ends_with(|c: char| c.is_ascii_digit() && base.starts_with(|c: char| c.is_ascii_digit() || c == '-'))
+        {
             chan = tail.chars().next();
             base.truncate(p);
         }
@@ -161,7 +167,11 @@ fn alu_src(s: &str, default_chan: u8, lits: &mut LitCtx, index: &mut Option<u8>)
         *index = Some(m);
     }
     // Literal forms: (0xHEX, float), 0xHEX, float.
-    if base.starts_with('(') || base.starts_with("0x") || base.starts_with("0X") || base.starts_with(|c: char| c.is_ascii_digit()) {
+    if base.starts_with('(')
+        || base.starts_with("0x")
+        || base.starts_with("0X")
+        || base.starts_with(|c: char| c.is_ascii_digit())
+    {
         let chan = chan.map(chan_of).transpose()?;
         let (hex, float) = if let Some(inner) = base.strip_prefix('(').and_then(|b| b.strip_suffix(')')) {
             let (h, f) = inner.split_once(',').ok_or("literal (hex, float) needs a comma")?;
@@ -348,4 +358,3 @@ pub(crate) fn parse_alu(unit: u8, text: &str, lits: &mut LitCtx) -> R<AluLine> {
     }
     Ok(line)
 }
-

@@ -4,7 +4,9 @@
 use super::program::{assemble, Assembled};
 use super::regs::{field, RegSlot, PS_REGS, VS_REGS};
 use crate::error::{Error, Result};
-use crate::gfd::shader::{AttribVar, LoopVar, SamplerVar, ShaderHeader, Stage, UniformBlock, UniformInitialValue, UniformVar};
+use crate::gfd::shader::{
+    AttribVar, LoopVar, SamplerVar, ShaderHeader, Stage, UniformBlock, UniformInitialValue, UniformVar,
+};
 use crate::gfd::{Block, BlockKind, FileHeader, GfdFile};
 use crate::isa::alu::sel;
 use crate::isa::program::ClauseBody;
@@ -79,12 +81,13 @@ fn number(d: &Directive) -> Result<u32> {
 
 /// Canonical names of GX2ShaderVarType values 0-29 (printed by the disassembler).
 pub const VAR_TYPE_NAMES: [&str; 30] = [
-    "VOID", "BOOL", "INT", "UINT", "FLOAT", "DOUBLE", "DOUBLE2", "DOUBLE3", "DOUBLE4", "FLOAT2", "FLOAT3",
-    "FLOAT4", "BOOL2", "BOOL3", "BOOL4", "INT2", "INT3", "INT4", "UINT2", "UINT3", "UINT4", "FLOAT2X2",
-    "FLOAT2X3", "FLOAT2X4", "FLOAT3X2", "FLOAT3X3", "FLOAT3X4", "FLOAT4X2", "FLOAT4X3", "FLOAT4X4",
+    "VOID", "BOOL", "INT", "UINT", "FLOAT", "DOUBLE", "DOUBLE2", "DOUBLE3", "DOUBLE4", "FLOAT2", "FLOAT3", "FLOAT4",
+    "BOOL2", "BOOL3", "BOOL4", "INT2", "INT3", "INT4", "UINT2", "UINT3", "UINT4", "FLOAT2X2", "FLOAT2X3", "FLOAT2X4",
+    "FLOAT3X2", "FLOAT3X3", "FLOAT3X4", "FLOAT4X2", "FLOAT4X3", "FLOAT4X4",
 ];
 /// Names of GX2SamplerVarType values 0-6 ("" where there is none).
-pub const SAMPLER_TYPE_NAMES: [&str; 7] = ["SAMPLER1D", "SAMPLER2D", "SAMPLER2DARRAY", "SAMPLER3D", "SAMPLERCUBE", "", "SAMPLER2DSHADOW"];
+pub const SAMPLER_TYPE_NAMES: [&str; 7] =
+    ["SAMPLER1D", "SAMPLER2D", "SAMPLER2DARRAY", "SAMPLER3D", "SAMPLERCUBE", "", "SAMPLER2DSHADOW"];
 /// Names of the shader modes.
 pub const MODE_NAMES: [&str; 4] = ["UniformRegister", "UniformBlock", "GeometryShader", "ComputeShader"];
 
@@ -209,7 +212,10 @@ pub fn count_gprs(a: &Assembled) -> u32 {
 
 fn uses_kcache(a: &Assembled) -> bool {
     a.program.clauses.iter().any(|c| match &c.body {
-        ClauseBody::Alu(g) => g.iter().flat_map(|g| &g.insts).any(|i| i.srcs().iter().take(i.src_count()).any(|s| (sel::KCACHE0..sel::ZERO).contains(&s.sel))),
+        ClauseBody::Alu(g) => g
+            .iter()
+            .flat_map(|g| &g.insts)
+            .any(|i| i.srcs().iter().take(i.src_count()).any(|s| (sel::KCACHE0..sel::ZERO).contains(&s.sel))),
         _ => false,
     })
 }
@@ -225,7 +231,8 @@ fn set_field(regs: &mut [u32], table: &[RegSlot], d: &Directive) -> Result<bool>
     match &d.member {
         None => *w = v,
         Some(m) => {
-            let (lo, len) = field(&d.obj, m).ok_or_else(|| Error::asm(d.line, format!("{} does not have member {m}", d.obj)))?;
+            let (lo, len) =
+                field(&d.obj, m).ok_or_else(|| Error::asm(d.line, format!("{} does not have member {m}", d.obj)))?;
             let mask = if len == 32 { u32::MAX } else { ((1u32 << len) - 1) << lo };
             if len < 32 && v >> len != 0 {
                 return Err(Error::asm(d.line, format!("{}.{m} = {v}: does not fit {len} bits", d.obj)));
@@ -258,13 +265,20 @@ fn apply(h: &mut ShaderHeader, dirs: &[Directive]) -> Result<()> {
             }
             "REG" => {
                 let n = h.regs.len();
-                *h.regs.get_mut(i).ok_or_else(|| Error::asm(d.line, format!("REG[{i}]: the block has {n} registers")))? = number(d)?;
+                *h.regs
+                    .get_mut(i)
+                    .ok_or_else(|| Error::asm(d.line, format!("REG[{i}]: the block has {n} registers")))? = number(d)?;
             }
             "RING_ITEM_SIZE" => h.ring_item_size = number(d)?,
             "HAS_STREAM_OUT" => h.has_stream_out = number(d)?,
             "STREAM_OUT_STRIDE" => *h.stream_out_stride.get_mut(i).ok_or_else(bad_member)? = number(d)?,
             "ATTRIB_VARS" if h.stage == Stage::Vertex => {
-                grow(&mut h.attrib_vars, i, 32, d.line, "ATTRIB_VARS", |k| AttribVar { name: String::new(), var_type: 11, count: 0, location: k as u32 })?;
+                grow(&mut h.attrib_vars, i, 32, d.line, "ATTRIB_VARS", |k| AttribVar {
+                    name: String::new(),
+                    var_type: 11,
+                    count: 0,
+                    location: k as u32,
+                })?;
                 let v = &mut h.attrib_vars[i];
                 match member {
                     "NAME" => v.name = text(),
@@ -275,7 +289,11 @@ fn apply(h: &mut ShaderHeader, dirs: &[Directive]) -> Result<()> {
                 }
             }
             "UNIFORM_BLOCKS" => {
-                grow(&mut h.uniform_blocks, i, 16, d.line, "UNIFORM_BLOCKS", |k| UniformBlock { name: String::new(), offset: k as u32 + 1, size: 16 })?;
+                grow(&mut h.uniform_blocks, i, 16, d.line, "UNIFORM_BLOCKS", |k| UniformBlock {
+                    name: String::new(),
+                    offset: k as u32 + 1,
+                    size: 16,
+                })?;
                 let v = &mut h.uniform_blocks[i];
                 match member {
                     "NAME" => v.name = text(),
@@ -285,7 +303,13 @@ fn apply(h: &mut ShaderHeader, dirs: &[Directive]) -> Result<()> {
                 }
             }
             "UNIFORM_VARS" => {
-                grow(&mut h.uniform_vars, i, 256, d.line, "UNIFORM_VARS", |_| UniformVar { name: String::new(), var_type: 11, count: 1, offset: 0, block: -1 })?;
+                grow(&mut h.uniform_vars, i, 256, d.line, "UNIFORM_VARS", |_| UniformVar {
+                    name: String::new(),
+                    var_type: 11,
+                    count: 1,
+                    offset: 0,
+                    block: -1,
+                })?;
                 let v = &mut h.uniform_vars[i];
                 match member {
                     "NAME" => v.name = text(),
@@ -297,16 +321,24 @@ fn apply(h: &mut ShaderHeader, dirs: &[Directive]) -> Result<()> {
                 }
             }
             "INITIAL_VALUES" => {
-                grow(&mut h.initial_values, i, 256, d.line, "INITIAL_VALUES", |_| UniformInitialValue { value: [0; 4], offset: 0 })?;
+                grow(&mut h.initial_values, i, 256, d.line, "INITIAL_VALUES", |_| UniformInitialValue {
+                    value: [0; 4],
+                    offset: 0,
+                })?;
                 let v = &mut h.initial_values[i];
                 match member {
                     "OFFSET" => v.offset = number(d)?,
                     m if m.starts_with("VALUE[") && m.len() == 8 && m.ends_with(']') => {
-                        let k = (m.as_bytes()[6] as char).to_digit(10).filter(|&k| k < 4).ok_or_else(bad_member)? as usize;
+                        let k =
+                            (m.as_bytes()[6] as char).to_digit(10).filter(|&k| k < 4).ok_or_else(bad_member)? as usize;
                         v.value[k] = if d.value.starts_with("0x") {
                             number(d)?
                         } else {
-                            let f: f32 = d.value.trim_end_matches('f').parse().map_err(|_| Error::asm(d.line, format!("bad float '{}'", d.value)))?;
+                            let f: f32 = d
+                                .value
+                                .trim_end_matches('f')
+                                .parse()
+                                .map_err(|_| Error::asm(d.line, format!("bad float '{}'", d.value)))?;
                             f.to_bits()
                         };
                     }
@@ -323,7 +355,11 @@ fn apply(h: &mut ShaderHeader, dirs: &[Directive]) -> Result<()> {
                 }
             }
             "SAMPLER_VARS" => {
-                grow(&mut h.sampler_vars, i, 16, d.line, "SAMPLER_VARS", |k| SamplerVar { name: String::new(), var_type: 1, location: k as u32 })?;
+                grow(&mut h.sampler_vars, i, 16, d.line, "SAMPLER_VARS", |k| SamplerVar {
+                    name: String::new(),
+                    var_type: 1,
+                    location: k as u32,
+                })?;
                 let v = &mut h.sampler_vars[i];
                 match member {
                     "NAME" => v.name = text(),
@@ -379,7 +415,10 @@ pub fn vertex_header(a: &Assembled) -> Result<ShaderHeader> {
         return Ok(h);
     }
     if h.regs[0] & 0xFF != ngpr {
-        return Err(Error::asm(dir_line(&dirs, "SQ_PGM_RESOURCES_VS"), format!("invalid SQ_PGM_RESOURCES_VS.NUM_GPRS {}, expected {ngpr}", h.regs[0] & 0xFF)));
+        return Err(Error::asm(
+            dir_line(&dirs, "SQ_PGM_RESOURCES_VS"),
+            format!("invalid SQ_PGM_RESOURCES_VS.NUM_GPRS {}, expected {ngpr}", h.regs[0] & 0xFF),
+        ));
     }
     let n = h.attrib_vars.len() as u32;
     if h.regs[16] == 0 {
@@ -388,7 +427,10 @@ pub fn vertex_header(a: &Assembled) -> Result<ShaderHeader> {
             h.regs[17 + i] = (h.regs[17 + i] & !0xFF) | (v.location & 0xFF);
         }
     } else if h.regs[16] != n {
-        return Err(Error::asm(dir_line(&dirs, "NUM_SQ_VTX_SEMANTIC"), format!("invalid NUM_SQ_VTX_SEMANTIC {}, expected {n}", h.regs[16])));
+        return Err(Error::asm(
+            dir_line(&dirs, "NUM_SQ_VTX_SEMANTIC"),
+            format!("invalid NUM_SQ_VTX_SEMANTIC {}, expected {n}", h.regs[16]),
+        ));
     }
     for i in h.regs[16].min(32) as usize..32 {
         h.regs[17 + i] |= 0xFF;
@@ -397,7 +439,10 @@ pub fn vertex_header(a: &Assembled) -> Result<ShaderHeader> {
     if h.regs[15] == 0 {
         h.regs[15] = clear;
     } else if h.regs[15] != clear {
-        return Err(Error::asm(dir_line(&dirs, "SQ_VTX_SEMANTIC_CLEAR"), format!("invalid SQ_VTX_SEMANTIC_CLEAR {:#x}, expected {clear:#x}", h.regs[15])));
+        return Err(Error::asm(
+            dir_line(&dirs, "SQ_VTX_SEMANTIC_CLEAR"),
+            format!("invalid SQ_VTX_SEMANTIC_CLEAR {:#x}, expected {clear:#x}", h.regs[15]),
+        ));
     }
     Ok(h)
 }
@@ -424,13 +469,19 @@ pub fn pixel_header(a: &Assembled) -> Result<ShaderHeader> {
         return Ok(h);
     }
     if h.regs[0] & 0xFF != ngpr {
-        return Err(Error::asm(dir_line(&dirs, "SQ_PGM_RESOURCES_PS"), format!("invalid SQ_PGM_RESOURCES_PS.NUM_GPRS {}, expected {ngpr}", h.regs[0] & 0xFF)));
+        return Err(Error::asm(
+            dir_line(&dirs, "SQ_PGM_RESOURCES_PS"),
+            format!("invalid SQ_PGM_RESOURCES_PS.NUM_GPRS {}, expected {ngpr}", h.regs[0] & 0xFF),
+        ));
     }
     let interp = h.regs[2] & 0x3F;
     if interp == 0 {
         h.regs[2] |= h.regs[4] & 0x3F;
     } else if interp != h.regs[4] {
-        return Err(Error::asm(dir_line(&dirs, "SPI_PS_IN_CONTROL_0"), format!("SPI_PS_IN_CONTROL_0.NUM_INTERP {interp} differs from NUM_SPI_PS_INPUT_CNTL {}", h.regs[4])));
+        return Err(Error::asm(
+            dir_line(&dirs, "SPI_PS_IN_CONTROL_0"),
+            format!("SPI_PS_IN_CONTROL_0.NUM_INTERP {interp} differs from NUM_SPI_PS_INPUT_CNTL {}", h.regs[4]),
+        ));
     }
     Ok(h)
 }

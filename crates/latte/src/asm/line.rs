@@ -58,7 +58,8 @@ fn parse_vtx_props(v: &mut VtxInst, props: &[String]) -> R<Option<[u32; 4]>> {
     for p in props {
         let p = p.as_str();
         if let Some(a) = arg(p, "FETCH_TYPE") {
-            v.fetch_type = FETCH_TYPE.iter().position(|n| *n == a).ok_or_else(|| format!("bad fetch type '{a}'"))? as u8;
+            v.fetch_type =
+                FETCH_TYPE.iter().position(|n| *n == a).ok_or_else(|| format!("bad fetch type '{a}'"))? as u8;
         } else if let Some(a) = arg(p, "MFC") {
             v.mega_fetch_count = bounded(a, 63, "MFC")? as u8;
         } else if let Some(a) = arg(p, "OFFSET") {
@@ -143,7 +144,11 @@ pub(crate) fn parse_fetch(name: &str, rest: &str, in_tex: bool) -> R<FetchInst> 
         return Err(format!("unknown VTX instruction '{name}'"));
     }
     let canon = from_mesa_mnemonic(name);
-    let op = table::TEX_OPS.iter().find(|o| o.1 == canon).map(|o| o.0).ok_or_else(|| format!("unknown TEX instruction '{name}'"))?;
+    let op = table::TEX_OPS
+        .iter()
+        .find(|o| o.1 == canon)
+        .map(|o| o.0)
+        .ok_or_else(|| format!("unknown TEX instruction '{name}'"))?;
     let parts = split(rest, 4)?;
     let mut t = TexInst { op, coord_type: [true; 4], ..Default::default() };
     let (g, rel, sw) = gpr_rel(&parts.ops[0])?;
@@ -175,7 +180,9 @@ pub(crate) fn parse_fetch(name: &str, rest: &str, in_tex: bool) -> R<FetchInst> 
             }
         } else if let Some(a) = arg(p, "LOD") {
             t.lod_bias = fixed(parse_float(a).ok_or("bad LOD")?, 8.0, 7, "LOD bias")?;
-        } else if let Some((k, a)) = ["XOFFSET", "YOFFSET", "ZOFFSET"].iter().enumerate().find_map(|(k, n)| arg(p, n).map(|a| (k, a))) {
+        } else if let Some((k, a)) =
+            ["XOFFSET", "YOFFSET", "ZOFFSET"].iter().enumerate().find_map(|(k, n)| arg(p, n).map(|a| (k, a)))
+        {
             t.offset[k] = fixed(parse_float(a).ok_or("bad offset")?, 2.0, 5, "offset")?;
         } else if let Some(a) = arg(p, "RAW") {
             let w: R<Vec<u32>> = a.split(',').map(|x| num(x).map(|v| v as u32)).collect();
@@ -226,7 +233,9 @@ pub(crate) fn parse_cf(text: &str) -> R<(CfInst, CfExtra)> {
                 extra.addr = Some(bounded(v, (1 << 22) - 1, "ADDR")?);
             } else if let Some(v) = arg(p, "CNT") {
                 extra.cnt = Some(bounded(v, 128, "CNT")?);
-            } else if let Some((k, v)) = ["KCACHE0", "KCACHE1"].iter().enumerate().find_map(|(k, n)| arg(p, n).map(|v| (k, v))) {
+            } else if let Some((k, v)) =
+                ["KCACHE0", "KCACHE1"].iter().enumerate().find_map(|(k, n)| arg(p, n).map(|v| (k, v)))
+            {
                 let v = v.strip_prefix("CB").ok_or("KCACHE needs CBn:start-end")?;
                 let (b, range) = v.split_once(':').ok_or("KCACHE needs CBn:start-end")?;
                 let (s, e) = range.split_once('-').ok_or("KCACHE needs CBn:start-end")?;
@@ -239,7 +248,8 @@ pub(crate) fn parse_cf(text: &str) -> R<(CfInst, CfExtra)> {
                 if s % 16 != 0 {
                     return Err("kcache start must be a multiple of 16".into());
                 }
-                a.kcache[k] = Kcache { bank: bounded(b, 15, "kcache bank")? as u8, mode, addr: (s / 16).min(255) as u8 };
+                a.kcache[k] =
+                    Kcache { bank: bounded(b, 15, "kcache bank")? as u8, mode, addr: (s / 16).min(255) as u8 };
             } else if p == "USES_WATERFALL" || p == "ALT_CONST" {
                 a.alt_const = true;
             } else if p == "WHOLE_QUAD_MODE" || p == "WHOLE_QUAD" {
@@ -270,7 +280,11 @@ pub(crate) fn parse_cf(text: &str) -> R<(CfInst, CfExtra)> {
         let class = e.class();
         let tgt = parts.ops[0].as_str();
         let (kind, base) = if class == ExpClass::Mem {
-            let (k, v) = MEM_TYPE.iter().enumerate().find_map(|(k, n)| arg(tgt, n).map(|v| (k, v))).ok_or_else(|| format!("bad memory target '{tgt}'"))?;
+            let (k, v) = MEM_TYPE
+                .iter()
+                .enumerate()
+                .find_map(|(k, n)| arg(tgt, n).map(|v| (k, v)))
+                .ok_or_else(|| format!("bad memory target '{tgt}'"))?;
             (k as u8, bounded(v, 8191, "array base")?)
         } else if let Some(n) = tgt.strip_prefix("PIX") {
             (0, bounded(n, 8191, "pixel target")?)
@@ -321,9 +335,11 @@ pub(crate) fn parse_cf(text: &str) -> R<(CfInst, CfExtra)> {
         }
         return Ok((inst, extra));
     }
-    let op = table::CF_OPS.iter().find(|o| o.name == name).map(|o| o.code).or_else(|| {
-        name.strip_prefix("CF_0x").and_then(|h| u8::from_str_radix(h, 16).ok()).filter(|&c| c < 0x20)
-    });
+    let op = table::CF_OPS
+        .iter()
+        .find(|o| o.name == name)
+        .map(|o| o.code)
+        .or_else(|| name.strip_prefix("CF_0x").and_then(|h| u8::from_str_radix(h, 16).ok()).filter(|&c| c < 0x20));
     let op = op.ok_or_else(|| format!("unknown CF instruction '{name}'"))?;
     let class = table::cf_op(op).map_or(CfClass::Plain, |o| o.class);
     if matches!(class, CfClass::Tex | CfClass::Vtx) {
@@ -377,4 +393,3 @@ pub(crate) fn parse_cf(text: &str) -> R<(CfInst, CfExtra)> {
     }
     Ok((inst, extra))
 }
-

@@ -3,8 +3,8 @@
 
 pub(crate) mod alu;
 pub mod header;
-pub(crate) mod line;
 pub(crate) mod lex;
+pub(crate) mod line;
 pub mod program;
 pub mod regs;
 

@@ -2,8 +2,8 @@
 //! clause bodies with group numbers and slot letters, `END_OF_PROGRAM`), extended so that every
 //! field the disassembler prints has a spelling (docs/latte-asm.md).
 
-use super::lex::{bounded, num};
 pub(crate) use super::alu::{parse_alu, AluLine, LitCtx};
+use super::lex::{bounded, num};
 pub(crate) use super::line::{parse_cf, parse_fetch};
 use crate::error::{Error, Result};
 use crate::isa::alu::AluInst;
@@ -74,7 +74,9 @@ pub fn assemble(text: &str) -> Result<Assembled> {
         }
         if let Some(r) = line.strip_prefix("#WORD") {
             let mut it = r.split_whitespace();
-            let (Some(i), Some(v)) = (it.next(), it.next()) else { return Err(err("#WORD needs an index and a value".into())) };
+            let (Some(i), Some(v)) = (it.next(), it.next()) else {
+                return Err(err("#WORD needs an index and a value".into()));
+            };
             let i = bounded(i, 1 << 20, "word index").map_err(err)? as usize;
             extra_words.push((i, num(v).map_err(err)? as u32));
             continue;
@@ -86,7 +88,10 @@ pub fn assemble(text: &str) -> Result<Assembled> {
         // Slot continuation line: "y: MUL ...".
         let first = line.split_whitespace().next().unwrap_or("");
         if let Some(unit) = unit_of(first) {
-            let cl = clauses.last_mut().filter(|c| c.kind == ClauseKind::Alu && !c.groups.is_empty()).ok_or_else(|| err("ALU instruction outside an ALU group".into()))?;
+            let cl = clauses
+                .last_mut()
+                .filter(|c| c.kind == ClauseKind::Alu && !c.groups.is_empty())
+                .ok_or_else(|| err("ALU instruction outside an ALU group".into()))?;
             let g = cl.groups.last_mut().unwrap();
             let l = parse_alu(unit, &line[first.len()..], &mut g.1).map_err(err)?;
             g.0.push(l);
@@ -99,7 +104,10 @@ pub fn assemble(text: &str) -> Result<Assembled> {
         let rest = rest.trim_start();
         let second = rest.split_whitespace().next().unwrap_or("");
         if let Some(unit) = unit_of(second) {
-            let cl = clauses.last_mut().filter(|c| c.kind == ClauseKind::Alu && c.cf_index + 1 == cf.len()).ok_or_else(|| err("ALU group outside an ALU clause".into()))?;
+            let cl = clauses
+                .last_mut()
+                .filter(|c| c.kind == ClauseKind::Alu && c.cf_index + 1 == cf.len())
+                .ok_or_else(|| err("ALU group outside an ALU clause".into()))?;
             let mut ctx = LitCtx::default();
             let l = parse_alu(unit, &rest[second.len()..], &mut ctx).map_err(err)?;
             cl.groups.push((vec![l], ctx, ln));
@@ -107,8 +115,13 @@ pub fn assemble(text: &str) -> Result<Assembled> {
         }
         let name = second.trim_end_matches(':');
         let in_fetch = clauses.last().filter(|c| c.kind != ClauseKind::Alu && c.cf_index + 1 == cf.len());
-        let is_cf = name == "EXPORT" || name == "EXPORT_DONE" || table::CF_OPS.iter().any(|o| o.name == name) || table::CF_ALU_OPS.iter().any(|o| o.1 == name)
-            || table::CF_EXP_OPS.iter().any(|o| o.1 == name) || name.starts_with("CF_0x") || name.starts_with("EXP_0x");
+        let is_cf = name == "EXPORT"
+            || name == "EXPORT_DONE"
+            || table::CF_OPS.iter().any(|o| o.name == name)
+            || table::CF_ALU_OPS.iter().any(|o| o.1 == name)
+            || table::CF_EXP_OPS.iter().any(|o| o.1 == name)
+            || name.starts_with("CF_0x")
+            || name.starts_with("EXP_0x");
         if let (Some(c), false) = (in_fetch, is_cf) {
             let in_tex = c.kind == ClauseKind::Tex;
             let f = parse_fetch(name, &rest[second.len()..], in_tex).map_err(err)?;
@@ -121,7 +134,15 @@ pub fn assemble(text: &str) -> Result<Assembled> {
         }
         let (inst, extra) = parse_cf(rest).map_err(err)?;
         if let Some(kind) = extra.clause {
-            clauses.push(PendingClause { cf_index: cf.len(), kind, addr: extra.addr, cnt: extra.cnt, line: ln, groups: vec![], fetches: vec![] });
+            clauses.push(PendingClause {
+                cf_index: cf.len(),
+                kind,
+                addr: extra.addr,
+                cnt: extra.cnt,
+                line: ln,
+                groups: vec![],
+                fetches: vec![],
+            });
         }
         cf.push(inst);
     }

@@ -10,9 +10,7 @@ use crate::error::{Error, Result};
 use crate::reader::Reader;
 use serde::Serialize;
 
-pub use shader::{
-    AttribVar, LoopVar, SamplerVar, ShaderHeader, Stage, UniformBlock, UniformInitialValue, UniformVar,
-};
+pub use shader::{AttribVar, LoopVar, SamplerVar, ShaderHeader, Stage, UniformBlock, UniformInitialValue, UniformVar};
 
 /// "Gfx2".
 pub const FILE_MAGIC: u32 = 0x4766_7832;
@@ -171,7 +169,10 @@ impl GfdFile {
         let at = r.offset();
         let magic = r.be32("GFD magic")?;
         if magic != FILE_MAGIC {
-            return Err(Error::invalid(at, format!("not a GFD file: magic {magic:#010x}, expected 0x47667832 \"Gfx2\"")));
+            return Err(Error::invalid(
+                at,
+                format!("not a GFD file: magic {magic:#010x}, expected 0x47667832 \"Gfx2\""),
+            ));
         }
         let at = r.offset();
         let hsize = r.be32("GFD header size")?;
@@ -188,10 +189,20 @@ impl GfdFile {
         let mut blocks = Vec::new();
         loop {
             if r.remaining() == 0 {
-                return Err(Error::Truncated { offset: r.offset(), what: "GFD end-of-file block", need: 0x20, have: 0 });
+                return Err(Error::Truncated {
+                    offset: r.offset(),
+                    what: "GFD end-of-file block",
+                    need: 0x20,
+                    have: 0,
+                });
             }
             if blocks.len() >= MAX_BLOCKS {
-                return Err(Error::TooMany { offset: r.offset(), what: "GFD block", count: blocks.len() as u64 + 1, limit: MAX_BLOCKS as u64 });
+                return Err(Error::TooMany {
+                    offset: r.offset(),
+                    what: "GFD block",
+                    count: blocks.len() as u64 + 1,
+                    limit: MAX_BLOCKS as u64,
+                });
             }
             let at = r.offset();
             let magic = r.be32("block magic")?;

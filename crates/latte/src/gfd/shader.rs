@@ -54,13 +54,23 @@ impl Stage {
     }
     /// Number of (count, pointer) variable pairs (attribs only in the VS).
     fn pairs(self) -> usize {
-        if self == Stage::Vertex { 6 } else { 5 }
+        if self == Stage::Vertex {
+            6
+        } else {
+            5
+        }
     }
     /// Byte size of the fixed struct for a block of major version `block_major`.
     pub fn struct_size(self, block_major: u32) -> usize {
         match self {
             Stage::Vertex => 0x134,
-            Stage::Pixel => if block_major == 0 { 0xD8 } else { 0xE8 },
+            Stage::Pixel => {
+                if block_major == 0 {
+                    0xD8
+                } else {
+                    0xE8
+                }
+            }
             Stage::Geometry => 0xC0,
         }
     }
@@ -194,7 +204,10 @@ impl Area<'_> {
     fn string(&self, v: u32, at: usize) -> Result<String> {
         let Some(off) = resolve(v, at, "name")? else { return Ok(String::new()) };
         if off >= self.data.len() {
-            return Err(Error::invalid(at, format!("name pointer {v:#010x} points past the block ({} bytes)", self.data.len())));
+            return Err(Error::invalid(
+                at,
+                format!("name pointer {v:#010x} points past the block ({} bytes)", self.data.len()),
+            ));
         }
         let s = &self.data[off..];
         let end = s.iter().take(MAX_NAME).position(|&c| c == 0).ok_or_else(|| {
@@ -203,7 +216,14 @@ impl Area<'_> {
         Ok(String::from_utf8_lossy(&s[..end]).into_owned())
     }
     /// Entries of an array: `count` records of `size` bytes at pointer `ptr`.
-    fn array(&self, count: u32, ptr: u32, size: usize, at: usize, what: &'static str) -> Result<Vec<(usize, Vec<u32>)>> {
+    fn array(
+        &self,
+        count: u32,
+        ptr: u32,
+        size: usize,
+        at: usize,
+        what: &'static str,
+    ) -> Result<Vec<(usize, Vec<u32>)>> {
         if count == 0 {
             return Ok(Vec::new());
         }
@@ -232,10 +252,26 @@ impl ShaderHeader {
     pub fn new(stage: Stage, regs: Vec<u32>) -> ShaderHeader {
         let gx2r = vec![0; (stage.struct_size(1) - fixed_end(stage)) / 4];
         ShaderHeader {
-            stage, block_major: 1, struct_size: stage.struct_size(1), regs, program_size: 0, program_ptr: 0, copy_program_size: 0, copy_program_ptr: 0,
-            mode: 0, uniform_blocks: vec![], uniform_vars: vec![], initial_values: vec![], loop_vars: vec![],
-            sampler_vars: vec![], attrib_vars: vec![], ring_item_size: 0, has_stream_out: 0, stream_out_stride: [0; 4],
-            gx2r, raw: None,
+            stage,
+            block_major: 1,
+            struct_size: stage.struct_size(1),
+            regs,
+            program_size: 0,
+            program_ptr: 0,
+            copy_program_size: 0,
+            copy_program_ptr: 0,
+            mode: 0,
+            uniform_blocks: vec![],
+            uniform_vars: vec![],
+            initial_values: vec![],
+            loop_vars: vec![],
+            sampler_vars: vec![],
+            attrib_vars: vec![],
+            ring_item_size: 0,
+            has_stream_out: 0,
+            stream_out_stride: [0; 4],
+            gx2r,
+            raw: None,
         }
     }
 
@@ -278,7 +314,13 @@ impl ShaderHeader {
         }
         let (c, p, a) = pair(1);
         for (_, w) in area.array(c, p, 0x14, a, "uniform var")? {
-            h.uniform_vars.push(UniformVar { name: area.string(w[0], a)?, var_type: w[1], count: w[2], offset: w[3], block: w[4] as i32 });
+            h.uniform_vars.push(UniformVar {
+                name: area.string(w[0], a)?,
+                var_type: w[1],
+                count: w[2],
+                offset: w[3],
+                block: w[4] as i32,
+            });
         }
         let (c, p, a) = pair(2);
         for (_, w) in area.array(c, p, 0x14, a, "initial value")? {
@@ -295,7 +337,12 @@ impl ShaderHeader {
         if stage == Stage::Vertex {
             let (c, p, a) = pair(5);
             for (_, w) in area.array(c, p, 0x10, a, "attrib var")? {
-                h.attrib_vars.push(AttribVar { name: area.string(w[0], a)?, var_type: w[1], count: w[2], location: w[3] });
+                h.attrib_vars.push(AttribVar {
+                    name: area.string(w[0], a)?,
+                    var_type: w[1],
+                    count: w[2],
+                    location: w[3],
+                });
             }
         }
         i += 2 * stage.pairs();
@@ -349,9 +396,15 @@ impl ShaderHeader {
         let mut names: Vec<(usize, usize, &str)> = Vec::new(); // (array k, record index, name)
         arrays.push(self.uniform_blocks.iter().flat_map(|v| [0, v.offset, v.size]).collect());
         names.extend(self.uniform_blocks.iter().enumerate().map(|(i, v)| (0, i, v.name.as_str())));
-        arrays.push(self.uniform_vars.iter().flat_map(|v| [0, v.var_type, v.count, v.offset, v.block as u32]).collect());
+        arrays
+            .push(self.uniform_vars.iter().flat_map(|v| [0, v.var_type, v.count, v.offset, v.block as u32]).collect());
         names.extend(self.uniform_vars.iter().enumerate().map(|(i, v)| (1, i, v.name.as_str())));
-        arrays.push(self.initial_values.iter().flat_map(|v| [v.value[0], v.value[1], v.value[2], v.value[3], v.offset]).collect());
+        arrays.push(
+            self.initial_values
+                .iter()
+                .flat_map(|v| [v.value[0], v.value[1], v.value[2], v.value[3], v.offset])
+                .collect(),
+        );
         arrays.push(self.loop_vars.iter().flat_map(|v| [v.offset, v.value]).collect());
         arrays.push(self.sampler_vars.iter().flat_map(|v| [0, v.var_type, v.location]).collect());
         names.extend(self.sampler_vars.iter().enumerate().map(|(i, v)| (4, i, v.name.as_str())));
@@ -360,8 +413,12 @@ impl ShaderHeader {
             names.extend(self.attrib_vars.iter().enumerate().map(|(i, v)| (5, i, v.name.as_str())));
         }
         let counts = [
-            self.uniform_blocks.len(), self.uniform_vars.len(), self.initial_values.len(),
-            self.loop_vars.len(), self.sampler_vars.len(), self.attrib_vars.len(),
+            self.uniform_blocks.len(),
+            self.uniform_vars.len(),
+            self.initial_values.len(),
+            self.loop_vars.len(),
+            self.sampler_vars.len(),
+            self.attrib_vars.len(),
         ];
         let rec_words = [3usize, 5, 5, 2, 3, 4];
         let mut patches = Vec::new();
@@ -408,7 +465,18 @@ impl ShaderHeader {
         }
         let text_size = text.len() as u32;
         let text_ptr = TAG_DATA | text_off as u32;
-        for w in [RELOC_MAGIC, RELOC_SIZE as u32, 0, patch_off as u32, TAG_DATA, text_size, text_ptr, 0, patches.len() as u32, TAG_DATA | patch_off as u32] {
+        for w in [
+            RELOC_MAGIC,
+            RELOC_SIZE as u32,
+            0,
+            patch_off as u32,
+            TAG_DATA,
+            text_size,
+            text_ptr,
+            0,
+            patches.len() as u32,
+            TAG_DATA | patch_off as u32,
+        ] {
             out.extend_from_slice(&w.to_be_bytes());
         }
         out
@@ -455,5 +523,9 @@ fn struct_size_of(stage: Stage, block: &Block) -> usize {
             }
         }
     }
-    if lowest == 0xB0 { 0xB0 } else { nominal }
+    if lowest == 0xB0 {
+        0xB0
+    } else {
+        nominal
+    }
 }

@@ -117,7 +117,12 @@ impl AluInst {
         let kind = if bits(w1, 15, 3) != 0 {
             AluKind::Op3(Op3 {
                 op: bits(w1, 13, 5) as u16,
-                src2: AluSrc { sel: bits(w1, 0, 9) as u16, rel: bit(w1, 9), chan: bits(w1, 10, 2) as u8, neg: bit(w1, 12) },
+                src2: AluSrc {
+                    sel: bits(w1, 0, 9) as u16,
+                    rel: bit(w1, 9),
+                    chan: bits(w1, 10, 2) as u8,
+                    neg: bit(w1, 12),
+                },
             })
         } else {
             AluKind::Op2(Op2 {
@@ -146,15 +151,28 @@ impl AluInst {
 
     /// Encodes back to (word0, word1).
     pub fn encode(&self) -> (u32, u32) {
-        let src = |s: &AluSrc, lo: u32| put(s.sel as u32, lo, 9) | flag(s.rel, lo + 9) | put(s.chan as u32, lo + 10, 2) | flag(s.neg, lo + 12);
-        let w0 = src(&self.src0, 0) | src(&self.src1, 13) | put(self.index_mode as u32, 26, 3)
-            | put(self.pred_sel as u32, 29, 2) | flag(self.last, 31);
-        let mut w1 = put(self.bank_swizzle as u32, 18, 3) | put(self.dst_gpr as u32, 21, 7) | flag(self.dst_rel, 28)
-            | put(self.dst_chan as u32, 29, 2) | flag(self.clamp, 31);
+        let src = |s: &AluSrc, lo: u32| {
+            put(s.sel as u32, lo, 9) | flag(s.rel, lo + 9) | put(s.chan as u32, lo + 10, 2) | flag(s.neg, lo + 12)
+        };
+        let w0 = src(&self.src0, 0)
+            | src(&self.src1, 13)
+            | put(self.index_mode as u32, 26, 3)
+            | put(self.pred_sel as u32, 29, 2)
+            | flag(self.last, 31);
+        let mut w1 = put(self.bank_swizzle as u32, 18, 3)
+            | put(self.dst_gpr as u32, 21, 7)
+            | flag(self.dst_rel, 28)
+            | put(self.dst_chan as u32, 29, 2)
+            | flag(self.clamp, 31);
         match &self.kind {
             AluKind::Op2(o) => {
-                w1 |= flag(o.abs[0], 0) | flag(o.abs[1], 1) | flag(o.update_exec_mask, 2) | flag(o.update_pred, 3)
-                    | flag(o.write_mask, 4) | put(o.omod as u32, 5, 2) | put(o.op as u32, 7, 11);
+                w1 |= flag(o.abs[0], 0)
+                    | flag(o.abs[1], 1)
+                    | flag(o.update_exec_mask, 2)
+                    | flag(o.update_pred, 3)
+                    | flag(o.write_mask, 4)
+                    | put(o.omod as u32, 5, 2)
+                    | put(o.op as u32, 7, 11);
             }
             AluKind::Op3(o) => {
                 w1 |= src(&o.src2, 0) | put(o.op as u32, 13, 5);
@@ -227,7 +245,13 @@ pub fn assign_slots(insts: &[AluInst]) -> Option<[u8; 5]> {
         let slot = match i.slots() {
             Slots::Trans => 4,
             Slots::Vector | Slots::Quad => c,
-            Slots::Any => if used[c] { 4 } else { c },
+            Slots::Any => {
+                if used[c] {
+                    4
+                } else {
+                    c
+                }
+            }
         };
         if used[slot] {
             return None;

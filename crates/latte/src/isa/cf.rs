@@ -180,26 +180,49 @@ impl CfInst {
     pub fn encode(&self) -> (u32, u32) {
         match self {
             CfInst::Alu(a) => {
-                let w0 = put(a.addr, 0, 22) | put(a.kcache[0].bank as u32, 22, 4) | put(a.kcache[1].bank as u32, 26, 4)
+                let w0 = put(a.addr, 0, 22)
+                    | put(a.kcache[0].bank as u32, 22, 4)
+                    | put(a.kcache[1].bank as u32, 26, 4)
                     | put(a.kcache[0].mode as u32, 30, 2);
-                let w1 = put(a.kcache[1].mode as u32, 0, 2) | put(a.kcache[0].addr as u32, 2, 8)
-                    | put(a.kcache[1].addr as u32, 10, 8) | put(a.count as u32, 18, 7) | flag(a.alt_const, 25)
-                    | put(a.op as u32, 26, 4) | flag(a.whole_quad_mode, 30) | flag(a.barrier, 31);
+                let w1 = put(a.kcache[1].mode as u32, 0, 2)
+                    | put(a.kcache[0].addr as u32, 2, 8)
+                    | put(a.kcache[1].addr as u32, 10, 8)
+                    | put(a.count as u32, 18, 7)
+                    | flag(a.alt_const, 25)
+                    | put(a.op as u32, 26, 4)
+                    | flag(a.whole_quad_mode, 30)
+                    | flag(a.barrier, 31);
                 (w0, w1 | (1 << 29))
             }
             CfInst::Export(e) => {
-                let w0 = put(e.array_base as u32, 0, 13) | put(e.kind as u32, 13, 2) | put(e.rw_gpr as u32, 15, 7)
-                    | flag(e.rw_rel, 22) | put(e.index_gpr as u32, 23, 7) | put(e.elem_size as u32, 30, 2);
-                let w1 = put(e.low, 0, 17) | put(e.burst_count as u32, 17, 4) | flag(e.end_of_program, 21)
-                    | flag(e.valid_pixel_mode, 22) | put(e.op as u32, 23, 7) | flag(e.whole_quad_mode, 30)
+                let w0 = put(e.array_base as u32, 0, 13)
+                    | put(e.kind as u32, 13, 2)
+                    | put(e.rw_gpr as u32, 15, 7)
+                    | flag(e.rw_rel, 22)
+                    | put(e.index_gpr as u32, 23, 7)
+                    | put(e.elem_size as u32, 30, 2);
+                let w1 = put(e.low, 0, 17)
+                    | put(e.burst_count as u32, 17, 4)
+                    | flag(e.end_of_program, 21)
+                    | flag(e.valid_pixel_mode, 22)
+                    | put(e.op as u32, 23, 7)
+                    | flag(e.whole_quad_mode, 30)
                     | flag(e.barrier, 31);
                 (w0, w1)
             }
             CfInst::Normal(n) => {
-                let w1 = put(n.pop_count as u32, 0, 3) | put(n.cf_const as u32, 3, 5) | put(n.cond as u32, 8, 2)
-                    | put(n.count as u32, 10, 3) | put(n.call_count as u32, 13, 6) | put((n.count >> 3) as u32, 19, 1)
-                    | flag(n.reserved20, 20) | flag(n.end_of_program, 21) | flag(n.valid_pixel_mode, 22)
-                    | put(n.op as u32, 23, 7) | flag(n.whole_quad_mode, 30) | flag(n.barrier, 31);
+                let w1 = put(n.pop_count as u32, 0, 3)
+                    | put(n.cf_const as u32, 3, 5)
+                    | put(n.cond as u32, 8, 2)
+                    | put(n.count as u32, 10, 3)
+                    | put(n.call_count as u32, 13, 6)
+                    | put((n.count >> 3) as u32, 19, 1)
+                    | flag(n.reserved20, 20)
+                    | flag(n.end_of_program, 21)
+                    | flag(n.valid_pixel_mode, 22)
+                    | put(n.op as u32, 23, 7)
+                    | flag(n.whole_quad_mode, 30)
+                    | flag(n.barrier, 31);
                 (n.addr, w1)
             }
         }
@@ -217,7 +240,9 @@ impl CfInst {
     /// The mnemonic (`CF_0x1E`, `EXP_0x2B` for codes without a name).
     pub fn name(&self) -> String {
         match self {
-            CfInst::Normal(n) => table::cf_op(n.op).map_or_else(|| format!("CF_0x{:02X}", n.op), |o| o.name.to_string()),
+            CfInst::Normal(n) => {
+                table::cf_op(n.op).map_or_else(|| format!("CF_0x{:02X}", n.op), |o| o.name.to_string())
+            }
             CfInst::Alu(a) => table::CF_ALU_OPS.iter().find(|o| o.0 == a.op).map_or("ALU", |o| o.1).to_string(),
             CfInst::Export(e) => table::CF_EXP_OPS
                 .iter()

@@ -123,21 +123,39 @@ impl TexInst {
             dst_gpr: bits(w[1], 0, 7) as u8,
             dst_rel: bit(w[1], 7),
             reserved8: bit(w[1], 8),
-            dst_sel: [bits(w[1], 9, 3) as u8, bits(w[1], 12, 3) as u8, bits(w[1], 15, 3) as u8, bits(w[1], 18, 3) as u8],
+            dst_sel: [
+                bits(w[1], 9, 3) as u8,
+                bits(w[1], 12, 3) as u8,
+                bits(w[1], 15, 3) as u8,
+                bits(w[1], 18, 3) as u8,
+            ],
             lod_bias: bits(w[1], 21, 7) as u8,
             coord_type: [bit(w[1], 28), bit(w[1], 29), bit(w[1], 30), bit(w[1], 31)],
             offset: [bits(w[2], 0, 5) as u8, bits(w[2], 5, 5) as u8, bits(w[2], 10, 5) as u8],
             sampler_id: bits(w[2], 15, 5) as u8,
-            src_sel: [bits(w[2], 20, 3) as u8, bits(w[2], 23, 3) as u8, bits(w[2], 26, 3) as u8, bits(w[2], 29, 3) as u8],
+            src_sel: [
+                bits(w[2], 20, 3) as u8,
+                bits(w[2], 23, 3) as u8,
+                bits(w[2], 26, 3) as u8,
+                bits(w[2], 29, 3) as u8,
+            ],
             pad: w[3],
         }
     }
     /// Encodes to four words.
     pub fn encode(&self) -> [u32; 4] {
-        let w0 = put(self.op as u32, 0, 5) | flag(self.bc_frac_mode, 5) | flag(self.reserved6, 6)
-            | flag(self.fetch_whole_quad, 7) | put(self.resource_id as u32, 8, 8) | put(self.src_gpr as u32, 16, 7)
-            | flag(self.src_rel, 23) | flag(self.alt_const, 24) | put(self.reserved0 as u32, 25, 7);
-        let mut w1 = put(self.dst_gpr as u32, 0, 7) | flag(self.dst_rel, 7) | flag(self.reserved8, 8)
+        let w0 = put(self.op as u32, 0, 5)
+            | flag(self.bc_frac_mode, 5)
+            | flag(self.reserved6, 6)
+            | flag(self.fetch_whole_quad, 7)
+            | put(self.resource_id as u32, 8, 8)
+            | put(self.src_gpr as u32, 16, 7)
+            | flag(self.src_rel, 23)
+            | flag(self.alt_const, 24)
+            | put(self.reserved0 as u32, 25, 7);
+        let mut w1 = put(self.dst_gpr as u32, 0, 7)
+            | flag(self.dst_rel, 7)
+            | flag(self.reserved8, 8)
             | put(self.lod_bias as u32, 21, 7);
         for i in 0..4 {
             w1 |= put(self.dst_sel[i] as u32, 9 + 3 * i as u32, 3) | flag(self.coord_type[i], 28 + i as u32);
@@ -171,7 +189,12 @@ impl VtxInst {
             mega_fetch_count: bits(w[0], 26, 6) as u8,
             dst: bits(w[1], 0, 8) as u8,
             reserved8: bit(w[1], 8),
-            dst_sel: [bits(w[1], 9, 3) as u8, bits(w[1], 12, 3) as u8, bits(w[1], 15, 3) as u8, bits(w[1], 18, 3) as u8],
+            dst_sel: [
+                bits(w[1], 9, 3) as u8,
+                bits(w[1], 12, 3) as u8,
+                bits(w[1], 15, 3) as u8,
+                bits(w[1], 18, 3) as u8,
+            ],
             use_const_fields: bit(w[1], 21),
             data_format: bits(w[1], 22, 6) as u8,
             num_format: bits(w[1], 28, 2) as u8,
@@ -188,22 +211,38 @@ impl VtxInst {
     }
     /// Encodes to four words.
     pub fn encode(&self) -> [u32; 4] {
-        let w0 = put(self.op as u32, 0, 5) | put(self.fetch_type as u32, 5, 2) | flag(self.fetch_whole_quad, 7)
-            | put(self.buffer_id as u32, 8, 8) | put(self.src_gpr as u32, 16, 7) | flag(self.src_rel, 23)
-            | put(self.src_sel_x as u32, 24, 2) | put(self.mega_fetch_count as u32, 26, 6);
-        let mut w1 = put(self.dst as u32, 0, 8) | flag(self.reserved8, 8) | flag(self.use_const_fields, 21)
-            | put(self.data_format as u32, 22, 6) | put(self.num_format as u32, 28, 2) | flag(self.format_comp, 30)
+        let w0 = put(self.op as u32, 0, 5)
+            | put(self.fetch_type as u32, 5, 2)
+            | flag(self.fetch_whole_quad, 7)
+            | put(self.buffer_id as u32, 8, 8)
+            | put(self.src_gpr as u32, 16, 7)
+            | flag(self.src_rel, 23)
+            | put(self.src_sel_x as u32, 24, 2)
+            | put(self.mega_fetch_count as u32, 26, 6);
+        let mut w1 = put(self.dst as u32, 0, 8)
+            | flag(self.reserved8, 8)
+            | flag(self.use_const_fields, 21)
+            | put(self.data_format as u32, 22, 6)
+            | put(self.num_format as u32, 28, 2)
+            | flag(self.format_comp, 30)
             | flag(self.srf_mode, 31);
         for i in 0..4 {
             w1 |= put(self.dst_sel[i] as u32, 9 + 3 * i as u32, 3);
         }
-        let w2 = put(self.offset as u32, 0, 16) | put(self.endian_swap as u32, 16, 2) | flag(self.const_buf_no_stride, 18)
-            | flag(self.mega_fetch, 19) | flag(self.alt_const, 20) | put(self.reserved2 as u32, 21, 11);
+        let w2 = put(self.offset as u32, 0, 16)
+            | put(self.endian_swap as u32, 16, 2)
+            | flag(self.const_buf_no_stride, 18)
+            | flag(self.mega_fetch, 19)
+            | flag(self.alt_const, 20)
+            | put(self.reserved2 as u32, 21, 11);
         [w0, w1, w2, self.pad]
     }
     /// Mnemonic in a VTX clause (`VTX_0x05` for codes without a name).
     pub fn name(&self) -> String {
-        table::VTX_OPS.iter().find(|o| o.0 == self.op).map_or_else(|| format!("VTX_0x{:02X}", self.op), |o| o.1.to_string())
+        table::VTX_OPS
+            .iter()
+            .find(|o| o.0 == self.op)
+            .map_or_else(|| format!("VTX_0x{:02X}", self.op), |o| o.1.to_string())
     }
 }
 

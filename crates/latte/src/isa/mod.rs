@@ -13,7 +13,7 @@ pub mod program;
 pub mod smith;
 pub mod table;
 
-pub use alu::{AluInst, AluSrc, Op2, Op3, AluKind};
+pub use alu::{AluInst, AluKind, AluSrc, Op2, Op3};
 pub use cf::{CfAlu, CfExport, CfInst, CfNormal, Kcache};
 pub use fetch::{FetchInst, TexInst, VtxInst};
 pub use program::{AluGroup, Clause, Program};

@@ -99,7 +99,8 @@ impl Program {
             past_eop |= inst.end_of_program();
             let ends = inst.end_of_program() || (past_eop && matches!(&inst, CfInst::Normal(n) if n.op == 0x14));
             if ends {
-                let first_clause = cf.iter().filter_map(|c| c.clause()).map(|c| c.1 as usize).min().unwrap_or(usize::MAX);
+                let first_clause =
+                    cf.iter().filter_map(|c| c.clause()).map(|c| c.1 as usize).min().unwrap_or(usize::MAX);
                 match target {
                     Some(t) if t >= i && t < first_clause && 2 * t + 1 < len => {}
                     _ => break,
@@ -115,7 +116,12 @@ impl Program {
                 ClauseKind::Alu => {
                     let end = start + 2 * count as usize;
                     if end > len {
-                        return Err(Error::invalid(at, format!("CF {ci}: ALU clause at {addr} of {count} slots runs past the program ({len} words)")));
+                        return Err(Error::invalid(
+                            at,
+                            format!(
+                                "CF {ci}: ALU clause at {addr} of {count} slots runs past the program ({len} words)"
+                            ),
+                        ));
                     }
                     let mut groups = Vec::new();
                     let mut p = start;
@@ -133,7 +139,12 @@ impl Program {
                         }
                         let n = literal_words(&insts);
                         if p + n > end {
-                            return Err(Error::invalid(base + 4 * p, format!("CF {ci}: literal constants of an ALU group run past the clause end (word {end})")));
+                            return Err(Error::invalid(
+                                base + 4 * p,
+                                format!(
+                                    "CF {ci}: literal constants of an ALU group run past the clause end (word {end})"
+                                ),
+                            ));
                         }
                         let literals = words[p..p + n].to_vec();
                         covered[p..p + n].iter_mut().for_each(|c| *c = true);
@@ -169,7 +180,10 @@ impl Program {
     /// See [`Program::decode`]; also a length that is not a multiple of 4.
     pub fn decode_bytes(bytes: &[u8], base: usize) -> Result<Program> {
         if !bytes.len().is_multiple_of(4) {
-            return Err(Error::invalid(base + bytes.len(), format!("program size {} is not a multiple of 4", bytes.len())));
+            return Err(Error::invalid(
+                base + bytes.len(),
+                format!("program size {} is not a multiple of 4", bytes.len()),
+            ));
         }
         Program::decode(&crate::gfd::program_words(bytes), base)
     }

@@ -57,7 +57,8 @@ pub fn program(u: &mut Unstructured<'_>, cfg: &Config) -> Result<Program> {
     let ncf = u.int_in_range(1..=cfg.max_cf.max(1))?;
     let mut cf = Vec::with_capacity(ncf);
     let mut bodies: Vec<Option<(ClauseKind, ClauseBody)>> = Vec::with_capacity(ncf);
-    let plain: Vec<u8> = table::CF_OPS.iter().filter(|o| matches!(o.class, CfClass::Plain | CfClass::Branch)).map(|o| o.code).collect();
+    let plain: Vec<u8> =
+        table::CF_OPS.iter().filter(|o| matches!(o.class, CfClass::Plain | CfClass::Branch)).map(|o| o.code).collect();
     for i in 0..ncf {
         let last = i == ncf - 1;
         let choice = if last { u.int_in_range(0..=1)? } else { u.int_in_range(0..=4)? };

@@ -47,8 +47,14 @@ cf! {
 
 /// ALU clause CF opcodes (CF_ALU_WORD1.CF_INST, 4 bits, 8-15).
 pub static CF_ALU_OPS: &[(u8, &str)] = &[
-    (8, "ALU"), (9, "ALU_PUSH_BEFORE"), (10, "ALU_POP_AFTER"), (11, "ALU_POP2_AFTER"),
-    (12, "ALU_EXT"), (13, "ALU_CONTINUE"), (14, "ALU_BREAK"), (15, "ALU_ELSE_AFTER"),
+    (8, "ALU"),
+    (9, "ALU_PUSH_BEFORE"),
+    (10, "ALU_POP_AFTER"),
+    (11, "ALU_POP2_AFTER"),
+    (12, "ALU_EXT"),
+    (13, "ALU_CONTINUE"),
+    (14, "ALU_BREAK"),
+    (15, "ALU_ELSE_AFTER"),
 ];
 
 /// Whether an export-class CF opcode uses the BUF form of word 1 (memory writes).
@@ -63,11 +69,16 @@ pub enum ExpClass {
 /// Export-class CF opcodes (CF_ALLOC_EXPORT_WORD1.CF_INST, 0x20-0x3F). The assembler also
 /// accepts decaf's EXP / EXP_DONE for 0x27 / 0x28.
 pub static CF_EXP_OPS: &[(u8, &str, ExpClass)] = &[
-    (0x20, "MEM_STREAM0", ExpClass::Mem), (0x21, "MEM_STREAM1", ExpClass::Mem),
-    (0x22, "MEM_STREAM2", ExpClass::Mem), (0x23, "MEM_STREAM3", ExpClass::Mem),
-    (0x24, "MEM_SCRATCH", ExpClass::Mem), (0x25, "MEM_REDUCTION", ExpClass::Mem),
-    (0x26, "MEM_RING", ExpClass::Mem), (0x27, "EXP", ExpClass::Export),
-    (0x28, "EXP_DONE", ExpClass::Export), (0x3A, "MEM_EXPORT", ExpClass::Mem),
+    (0x20, "MEM_STREAM0", ExpClass::Mem),
+    (0x21, "MEM_STREAM1", ExpClass::Mem),
+    (0x22, "MEM_STREAM2", ExpClass::Mem),
+    (0x23, "MEM_STREAM3", ExpClass::Mem),
+    (0x24, "MEM_SCRATCH", ExpClass::Mem),
+    (0x25, "MEM_REDUCTION", ExpClass::Mem),
+    (0x26, "MEM_RING", ExpClass::Mem),
+    (0x27, "EXP", ExpClass::Export),
+    (0x28, "EXP_DONE", ExpClass::Export),
+    (0x3A, "MEM_EXPORT", ExpClass::Mem),
 ];
 
 /// Which slots of a VLIW group an ALU opcode may use (R700 column of Mesa's table).
@@ -147,22 +158,52 @@ alu! { ALU_OP3, "OP3 opcodes (R700 values, sorted by code).",
 
 /// Aliases the decaf-emu latte-assembler accepts for ALU opcodes.
 pub static ALU_ALIASES: &[(&str, &str)] = &[
-    ("SQRT_e", "SQRT_IEEE"), ("EXP_e", "EXP_IEEE"), ("LOG_e", "LOG_IEEE"), ("RSQ_e", "RECIPSQRT_IEEE"),
-    ("RCP_e", "RECIP_IEEE"), ("LOG_sat", "LOG_CLAMPED"), ("MUL_e", "MUL_IEEE"), ("DOT4_e", "DOT4_IEEE"),
+    ("SQRT_e", "SQRT_IEEE"),
+    ("EXP_e", "EXP_IEEE"),
+    ("LOG_e", "LOG_IEEE"),
+    ("RSQ_e", "RECIPSQRT_IEEE"),
+    ("RCP_e", "RECIP_IEEE"),
+    ("LOG_sat", "LOG_CLAMPED"),
+    ("MUL_e", "MUL_IEEE"),
+    ("DOT4_e", "DOT4_IEEE"),
     ("MULADD_e", "MULADD_IEEE"),
 ];
 
 /// TEX_INST values (TEX_WORD0 bits 4:0). 0 and 1 are vertex fetches in TEX clauses and use the
 /// VTX layout.
 pub static TEX_OPS: &[(u8, &str)] = &[
-    (0x00, "VTX_FETCH"), (0x01, "VTX_SEMANTIC"), (0x02, "MEM"), (0x03, "LD"),
-    (0x04, "GET_TEXTURE_INFO"), (0x05, "GET_SAMPLE_INFO"), (0x06, "GET_COMP_TEX_LOD"),
-    (0x07, "GET_GRADIENTS_H"), (0x08, "GET_GRADIENTS_V"), (0x09, "GET_LERP"), (0x0A, "KEEP_GRADIENTS"),
-    (0x0B, "SET_GRADIENTS_H"), (0x0C, "SET_GRADIENTS_V"), (0x0D, "PASS"), (0x0E, "SET_CUBEMAP_INDEX"),
-    (0x0F, "FETCH4"), (0x10, "SAMPLE"), (0x11, "SAMPLE_L"), (0x12, "SAMPLE_LB"), (0x13, "SAMPLE_LZ"),
-    (0x14, "SAMPLE_G"), (0x15, "SAMPLE_G_L"), (0x16, "SAMPLE_G_LB"), (0x17, "SAMPLE_G_LZ"),
-    (0x18, "SAMPLE_C"), (0x19, "SAMPLE_C_L"), (0x1A, "SAMPLE_C_LB"), (0x1B, "SAMPLE_C_LZ"),
-    (0x1C, "SAMPLE_C_G"), (0x1D, "SAMPLE_C_G_L"), (0x1E, "SAMPLE_C_G_LB"), (0x1F, "SAMPLE_C_G_LZ"),
+    (0x00, "VTX_FETCH"),
+    (0x01, "VTX_SEMANTIC"),
+    (0x02, "MEM"),
+    (0x03, "LD"),
+    (0x04, "GET_TEXTURE_INFO"),
+    (0x05, "GET_SAMPLE_INFO"),
+    (0x06, "GET_COMP_TEX_LOD"),
+    (0x07, "GET_GRADIENTS_H"),
+    (0x08, "GET_GRADIENTS_V"),
+    (0x09, "GET_LERP"),
+    (0x0A, "KEEP_GRADIENTS"),
+    (0x0B, "SET_GRADIENTS_H"),
+    (0x0C, "SET_GRADIENTS_V"),
+    (0x0D, "PASS"),
+    (0x0E, "SET_CUBEMAP_INDEX"),
+    (0x0F, "FETCH4"),
+    (0x10, "SAMPLE"),
+    (0x11, "SAMPLE_L"),
+    (0x12, "SAMPLE_LB"),
+    (0x13, "SAMPLE_LZ"),
+    (0x14, "SAMPLE_G"),
+    (0x15, "SAMPLE_G_L"),
+    (0x16, "SAMPLE_G_LB"),
+    (0x17, "SAMPLE_G_LZ"),
+    (0x18, "SAMPLE_C"),
+    (0x19, "SAMPLE_C_L"),
+    (0x1A, "SAMPLE_C_LB"),
+    (0x1B, "SAMPLE_C_LZ"),
+    (0x1C, "SAMPLE_C_G"),
+    (0x1D, "SAMPLE_C_G_L"),
+    (0x1E, "SAMPLE_C_G_LB"),
+    (0x1F, "SAMPLE_C_G_LZ"),
 ];
 
 /// VTX_INST values (VTX_WORD0 bits 4:0).

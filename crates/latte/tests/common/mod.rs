@@ -5,7 +5,7 @@ use latte::gfd::GfdFile;
 use std::path::PathBuf;
 
 pub fn corpus() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus"))
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus"))
 }
 
 pub fn walk(dir: &std::path::Path, ext: &str, out: &mut Vec<PathBuf>) {
@@ -42,4 +42,3 @@ pub fn corpus_programs() -> Vec<(String, Vec<u8>)> {
     }
     out
 }
-

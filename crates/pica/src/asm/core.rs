@@ -8,10 +8,10 @@ use std::rc::Rc;
 use super::error::{AsmError, ErrorKind, Warning};
 use super::opdesc::{OpdescError, OpdescTable};
 use super::operand::{Aliases, RegKind};
-use crate::shbin::{Constant, Output};
 use super::text::{c_atoi, is_identifier, is_space, strip_comment, trim, Args};
 use super::Options;
 use crate::isa::{Instruction, Opcode};
+use crate::shbin::{Constant, Output};
 
 /// Vertex shaders have 512 instruction slots.
 pub const MAX_VSH_SIZE: usize = 512;
@@ -291,7 +291,11 @@ impl Asm {
         if self.options.auto_nop {
             self.emit(Instruction { opcode: Opcode::Nop, operands: crate::isa::Operands::None, extra: 0 });
         } else {
-            self.warnings.push(Warning { file: self.file.to_string(), line: self.line, message: "a padding NOP is required here".into() });
+            self.warnings.push(Warning {
+                file: self.file.to_string(),
+                line: self.line,
+                message: "a padding NOP is required here".into(),
+            });
         }
     }
 
@@ -369,7 +373,11 @@ impl Asm {
     fn fix_labels(&mut self) -> Result<(), AsmError> {
         for r in std::mem::take(&mut self.label_relocs) {
             let Some(&target) = self.labels.get(&r.name) else {
-                return Err(AsmError { file: r.file.to_string(), line: r.line, kind: ErrorKind::UndefinedLabel(r.name) });
+                return Err(AsmError {
+                    file: r.file.to_string(),
+                    line: r.line,
+                    kind: ErrorKind::UndefinedLabel(r.name),
+                });
             };
             set_target(&mut self.code[r.at].inst, target, None);
         }
@@ -380,10 +388,21 @@ impl Asm {
     pub fn relocate(&mut self) -> Result<(), AsmError> {
         for r in std::mem::take(&mut self.proc_relocs) {
             let Some(&(start, size)) = self.procs.get(&r.name) else {
-                return Err(AsmError { file: r.file.to_string(), line: r.line, kind: ErrorKind::UndefinedProc(r.name) });
+                return Err(AsmError {
+                    file: r.file.to_string(),
+                    line: r.line,
+                    kind: ErrorKind::UndefinedProc(r.name),
+                });
             };
             if size > 0xFF {
-                return Err(AsmError { file: r.file.to_string(), line: r.line, kind: ErrorKind::Encode(format!("procedure '{}' is {size} instructions long, a call reaches at most 255", r.name)) });
+                return Err(AsmError {
+                    file: r.file.to_string(),
+                    line: r.line,
+                    kind: ErrorKind::Encode(format!(
+                        "procedure '{}' is {size} instructions long, a call reaches at most 255",
+                        r.name
+                    )),
+                });
             }
             set_target(&mut self.code[r.at].inst, start, Some(size as u8));
         }
@@ -392,7 +411,11 @@ impl Asm {
         }
         for d in &self.dvles {
             if !d.nodvle && !self.procs.contains_key(&d.entry) {
-                return Err(AsmError { file: d.file.clone(), line: 1, kind: ErrorKind::UndefinedEntry(d.entry.clone()) });
+                return Err(AsmError {
+                    file: d.file.clone(),
+                    line: 1,
+                    kind: ErrorKind::UndefinedEntry(d.entry.clone()),
+                });
             }
         }
         Ok(())

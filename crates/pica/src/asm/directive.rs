@@ -5,10 +5,10 @@
 use super::core::{Allocs, Asm, Block, ConstArray, SharedUniform, UniformEntry, MAX_CONSTANT, MAX_OUTPUT, MAX_UNIFORM};
 use super::error::{AsmError, ErrorKind};
 use super::operand::{parse_swizzle, Alias, Reg, RegKind, IDENTITY};
-use crate::shbin::{Constant, Output, OutputKind};
 use super::text::{c_atof, c_atoi, is_identifier, trim, Args};
 use crate::float24::F24;
 use crate::isa::Opcode;
+use crate::shbin::{Constant, Output, OutputKind};
 
 /// picasso's f32 -> float24: zero (of either sign) is +0, then truncation, underflow flushed to a
 /// signed zero, overflow (and inf/NaN) saturated to a signed infinity (specs/pica200-facts.md).
@@ -83,7 +83,10 @@ impl Asm {
                 let f = [self.value(v[0])?, self.value(v[1])?, self.value(v[2])?, self.value(v[3])?].map(picasso_f24);
                 Constant::Float { reg: 0, value: f }
             }
-            _ => Constant::Int { reg: 0, value: [self.int_value(v[0])?, self.int_value(v[1])?, self.int_value(v[2])?, self.int_value(v[3])?] },
+            _ => Constant::Int {
+                reg: 0,
+                value: [self.int_value(v[0])?, self.int_value(v[1])?, self.int_value(v[2])?, self.int_value(v[3])?],
+            },
         };
         Ok(move |reg| match c {
             Constant::Float { value, .. } => Constant::Float { reg, value },
@@ -132,7 +135,9 @@ impl Asm {
         if !is_identifier(name) {
             return Err(self.err(ErrorKind::Invalid { what: "procedure name", text: name.to_string() }));
         }
-        if self.procs.contains_key(name) || self.stack.iter().any(|b| matches!(b, Block::Proc { name: n, .. } if n == name)) {
+        if self.procs.contains_key(name)
+            || self.stack.iter().any(|b| matches!(b, Block::Proc { name: n, .. } if n == name))
+        {
             return Err(self.err(ErrorKind::DuplicateProc(name.to_string())));
         }
         self.push_block(Block::Proc { name: name.to_string(), start: self.pc() })
@@ -199,11 +204,16 @@ impl Asm {
                 match else_start {
                     None => super::core::set_target(&mut self.code[pos as usize].inst, here, None),
                     Some(e) => {
-                        if let crate::isa::Operands::Flow { num, .. } | crate::isa::Operands::Uniform { num, .. } = &mut self.code[pos as usize].inst.operands {
+                        if let crate::isa::Operands::Flow { num, .. } | crate::isa::Operands::Uniform { num, .. } =
+                            &mut self.code[pos as usize].inst.operands
+                        {
                             *num = (here - e).min(255) as u8;
                         }
                         if here - e > 255 {
-                            return Err(self.err(ErrorKind::Encode(format!("the .else block is {} instructions long (max 255)", here - e))));
+                            return Err(self.err(ErrorKind::Encode(format!(
+                                "the .else block is {} instructions long (max 255)",
+                                here - e
+                            ))));
                         }
                     }
                 }
@@ -225,7 +235,10 @@ impl Asm {
             return Err(self.err(ErrorKind::EmptyArray(array.name)));
         }
         let gsh = self.dvle().uses_gsh_space() as usize;
-        let pos = self.allocs[gsh].float.local(values.len() as u32).ok_or_else(|| self.err(ErrorKind::NoConstantSpace(array.name.clone())))?;
+        let pos = self.allocs[gsh]
+            .float
+            .local(values.len() as u32)
+            .ok_or_else(|| self.err(ErrorKind::NoConstantSpace(array.name.clone())))?;
         if self.dvle().constants.len() + values.len() > MAX_CONSTANT {
             return Err(self.err(ErrorKind::TooMany("local constants")));
         }
@@ -258,7 +271,10 @@ impl Asm {
         while let Some(text) = args.comma() {
             let (name, size) = match text.find('[') {
                 Some(open) => {
-                    let close = text[open..].find(']').map(|c| open + c).ok_or_else(|| self.err(ErrorKind::MissingBracket(text.to_string())))?;
+                    let close = text[open..]
+                        .find(']')
+                        .map(|c| open + c)
+                        .ok_or_else(|| self.err(ErrorKind::MissingBracket(text.to_string())))?;
                     let size = c_atoi(trim(&text[open + 1..close])).unwrap_or(0);
                     if !(1..=96).contains(&size) {
                         return Err(self.err(ErrorKind::UniformSizeInvalid(text.to_string())));
@@ -318,7 +334,10 @@ impl Asm {
         self.check_new_alias(name)?;
         let value = self.vector_value(kind, v)?;
         let gsh = self.dvle().uses_gsh_space() as usize;
-        let index = self.allocs[gsh].get(kind).local(1).ok_or_else(|| self.err(ErrorKind::NoConstantSpace(name.to_string())))?;
+        let index = self.allocs[gsh]
+            .get(kind)
+            .local(1)
+            .ok_or_else(|| self.err(ErrorKind::NoConstantSpace(name.to_string())))?;
         self.push_constant(value(index as u8))?;
         self.alias(name, Reg { kind, index });
         Ok(())
@@ -335,7 +354,9 @@ impl Asm {
             let y = self.arg(args)?;
             let z = self.arg(args)?;
             let rest = args.rest();
-            let close = rest.find(')').ok_or_else(|| self.err(if rest.is_empty() { ErrorKind::MissingParam } else { ErrorKind::Syntax }))?;
+            let close = rest
+                .find(')')
+                .ok_or_else(|| self.err(if rest.is_empty() { ErrorKind::MissingParam } else { ErrorKind::Syntax }))?;
             let v = [self.value(x)?, self.value(y)?, self.value(z)?, self.value(trim(&rest[..close]))?];
             if array.values.len() >= 96 {
                 return Err(self.err(ErrorKind::TooMany("elements in the array")));
@@ -347,8 +368,13 @@ impl Asm {
         }
         let text = self.arg(args)?;
         self.no_more(args)?;
-        let open = text.find('[').ok_or_else(|| self.err(ErrorKind::Invalid { what: "array (missing opening bracket)", text: text.to_string() }))?;
-        let close = text[open..].find(']').map(|c| open + c).ok_or_else(|| self.err(ErrorKind::MissingBracket(text.to_string())))?;
+        let open = text.find('[').ok_or_else(|| {
+            self.err(ErrorKind::Invalid { what: "array (missing opening bracket)", text: text.to_string() })
+        })?;
+        let close = text[open..]
+            .find(']')
+            .map(|c| open + c)
+            .ok_or_else(|| self.err(ErrorKind::MissingBracket(text.to_string())))?;
         let after = trim(&text[close + 1..]);
         if !after.is_empty() {
             return Err(self.err(ErrorKind::Garbage(after.to_string())));
@@ -456,10 +482,15 @@ impl Asm {
             swizzle = op.swizzle;
         } else if let Some(dot) = type_text.find('.') {
             type_name = &type_text[..dot];
-            swizzle = parse_swizzle(&type_text[dot + 1..]).ok_or_else(|| self.err(ErrorKind::Invalid { what: "output mask", text: type_text[dot + 1..].to_string() }))?;
+            swizzle = parse_swizzle(&type_text[dot + 1..]).ok_or_else(|| {
+                self.err(ErrorKind::Invalid { what: "output mask", text: type_text[dot + 1..].to_string() })
+            })?;
         }
-        let mask = super::operand::Operand { reg: Reg { kind: RegKind::Output, index: 0 }, swizzle, negate: false, idx: 0 }.out_mask() as u16;
-        let kind = out_type(type_name).ok_or_else(|| self.err(ErrorKind::Invalid { what: "output type", text: type_name.to_string() }))?;
+        let mask =
+            super::operand::Operand { reg: Reg { kind: RegKind::Output, index: 0 }, swizzle, negate: false, idx: 0 }
+                .out_mask() as u16;
+        let kind = out_type(type_name)
+            .ok_or_else(|| self.err(ErrorKind::Invalid { what: "output type", text: type_name.to_string() }))?;
         let d = self.dvle();
         let oid = match oid {
             Some(o) => {
@@ -554,7 +585,9 @@ impl Asm {
                 let start = self.operand(start_text, false)?;
                 let num = self.int_arg(n, 0, 255)? as u8;
                 if start.reg.kind != RegKind::Float {
-                    return Err(self.err(ErrorKind::Invalid { what: "float uniform register", text: start_text.to_string() }));
+                    return Err(
+                        self.err(ErrorKind::Invalid { what: "float uniform register", text: start_text.to_string() })
+                    );
                 }
                 if start.reg.index >= free.reg.index {
                     return Err(self.err(ErrorKind::GshOverlap(start_text.to_string())));

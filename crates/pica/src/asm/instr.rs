@@ -157,7 +157,11 @@ impl Asm {
         let desc = self.desc(opcode, make(mask as u32, s1.src_bits(), s2.src_bits(), 0), MASK_D12)?;
         let idx = AddrIndex::from_raw(if inverted { s2.idx } else { s1.idx });
         let opcode = if inverted { inverse.unwrap_or(opcode) } else { opcode };
-        self.emit(Instruction { opcode, operands: Operands::Arith { dst, src1: src(s1), src2: src(s2), idx, desc }, extra: 0 });
+        self.emit(Instruction {
+            opcode,
+            operands: Operands::Arith { dst, src1: src(s1), src2: src(s2), idx, desc },
+            extra: 0,
+        });
         Ok(())
     }
 
@@ -168,7 +172,8 @@ impl Asm {
         let s1 = self.operand(s1t, true)?;
         self.check_src(s1, s1t, 1, true)?;
         let desc = self.desc(opcode, make(mask as u32, s1.src_bits(), 0, 0), MASK_D1)?;
-        let operands = Operands::Arith { dst, src1: src(s1), src2: SrcReg::Input(0), idx: AddrIndex::from_raw(s1.idx), desc };
+        let operands =
+            Operands::Arith { dst, src1: src(s1), src2: SrcReg::Input(0), idx: AddrIndex::from_raw(s1.idx), desc };
         self.emit(Instruction { opcode, operands, extra: 0 });
         Ok(())
     }
@@ -185,7 +190,11 @@ impl Asm {
                 Some(c) if !c.is_empty() && c.len() <= 2 && c.chars().all(|c| c == 'x' || c == 'y') => {
                     c.chars().fold(0, |m, c| m | if c == 'x' { 8 } else { 4 })
                 }
-                _ => return Err(self.err(ErrorKind::Invalid { what: "destination register for mova", text: t.to_string() })),
+                _ => {
+                    return Err(
+                        self.err(ErrorKind::Invalid { what: "destination register for mova", text: t.to_string() })
+                    )
+                }
             },
         };
         let s1 = self.operand(s1t, true)?;
@@ -194,7 +203,13 @@ impl Asm {
             return Err(self.err(ErrorKind::ConsecutiveMova));
         }
         let desc = self.desc(Opcode::Mova, make(mask, s1.src_bits(), 0, 0), MASK_D1)?;
-        let operands = Operands::Arith { dst: DstReg::Output(0), src1: src(s1), src2: SrcReg::Input(0), idx: AddrIndex::from_raw(s1.idx), desc };
+        let operands = Operands::Arith {
+            dst: DstReg::Output(0),
+            src1: src(s1),
+            src2: SrcReg::Input(0),
+            idx: AddrIndex::from_raw(s1.idx),
+            desc,
+        };
         self.emit(Instruction { opcode: Opcode::Mova, operands, extra: 0 });
         Ok(())
     }
@@ -219,7 +234,8 @@ impl Asm {
         let s2 = self.operand(s2t, false)?;
         self.check_src(s2, s2t, 2, false)?;
         let desc = self.desc(Opcode::Cmp, make(0, s1.src_bits(), s2.src_bits(), 0), MASK_12)?;
-        let operands = Operands::Cmp { src1: src(s1), src2: src(s2), idx: AddrIndex::from_raw(s1.idx), cmp_x, cmp_y, desc };
+        let operands =
+            Operands::Cmp { src1: src(s1), src2: src(s2), idx: AddrIndex::from_raw(s1.idx), cmp_x, cmp_y, desc };
         self.emit(Instruction { opcode: Opcode::Cmp, operands, extra: 0 });
         Ok(())
     }
@@ -276,7 +292,11 @@ impl Asm {
             return Err(self.err(ErrorKind::Invalid { what: "integer vector uniform", text: t.to_string() }));
         }
         self.push_block(Block::For { pos: self.pc() })?;
-        self.emit(Instruction { opcode: Opcode::Loop, operands: Operands::Uniform { dst: 0, num: 0, id: op.reg.index as u8 }, extra: 0 });
+        self.emit(Instruction {
+            opcode: Opcode::Loop,
+            operands: Operands::Uniform { dst: 0, num: 0, id: op.reg.index as u8 },
+            extra: 0,
+        });
         Ok(())
     }
 
@@ -334,7 +354,11 @@ impl Asm {
                 }
             }
         }
-        self.emit(Instruction { opcode, operands: Operands::Uniform { dst: 0, num, id: op.reg.index as u8 }, extra: 0 });
+        self.emit(Instruction {
+            opcode,
+            operands: Operands::Uniform { dst: 0, num, id: op.reg.index as u8 },
+            extra: 0,
+        });
         Ok(())
     }
 
@@ -358,7 +382,11 @@ impl Asm {
             d.geometry = true;
             d.compat_geometry = true;
         }
-        self.emit(Instruction { opcode: Opcode::Setemit, operands: Operands::SetEmit { vertex, winding, primitive }, extra: 0 });
+        self.emit(Instruction {
+            opcode: Opcode::Setemit,
+            operands: Operands::SetEmit { vertex, winding, primitive },
+            extra: 0,
+        });
         Ok(())
     }
 }

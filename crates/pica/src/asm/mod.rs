@@ -22,8 +22,8 @@ mod operand;
 pub mod smith;
 mod text;
 
-pub use error::{AsmError, ErrorKind, Warning};
 use crate::shbin::{Dvle, Dvlp, GeometryMode, ShaderType, Shbin, Uniform};
+pub use error::{AsmError, ErrorKind, Warning};
 
 /// Assembler switches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,10 +78,11 @@ pub fn assemble(sources: &[Source], options: &Options) -> Result<Assembly, AsmEr
     asm.relocate()?;
     let mut code = Vec::with_capacity(asm.code.len());
     for slot in &asm.code {
-        let word = slot
-            .inst
-            .encode()
-            .map_err(|e| AsmError { file: slot.file.to_string(), line: slot.line, kind: ErrorKind::Encode(e.to_string()) })?;
+        let word = slot.inst.encode().map_err(|e| AsmError {
+            file: slot.file.to_string(),
+            line: slot.line,
+            kind: ErrorKind::Encode(e.to_string()),
+        })?;
         code.push(word);
     }
     let executables = asm.dvles.iter().filter(|d| !d.nodvle).map(|d| executable(d, &asm.procs)).collect();

@@ -29,7 +29,15 @@ const fn comp(n: u32, v: u32) -> u32 {
 fn ignore_unused(mask: u32, opcode: Opcode, desc: u32) -> u32 {
     let (mut u1, mut u2, mut u3) = (0, 0, 0);
     match opcode {
-        Opcode::Add | Opcode::Mul | Opcode::Sge | Opcode::Slt | Opcode::Flr | Opcode::Max | Opcode::Min | Opcode::Mov | Opcode::Mad => {
+        Opcode::Add
+        | Opcode::Mul
+        | Opcode::Sge
+        | Opcode::Slt
+        | Opcode::Flr
+        | Opcode::Max
+        | Opcode::Min
+        | Opcode::Mov
+        | Opcode::Mad => {
             for i in 0..4 {
                 if desc & (1 << (3 - i)) == 0 {
                     u1 |= comp(i, 3);

@@ -193,7 +193,8 @@ pub fn parse_operand(text: &str, aliases: &Aliases, allow_idx: bool, max_output:
     };
     let (base, index_text, swizzle_text) = match text.find('[') {
         Some(open) => {
-            let close = text[open..].find(']').map(|c| open + c).ok_or_else(|| ErrorKind::MissingBracket(full.to_string()))?;
+            let close =
+                text[open..].find(']').map(|c| open + c).ok_or_else(|| ErrorKind::MissingBracket(full.to_string()))?;
             let after = &text[close + 1..];
             let swz = match after.strip_prefix('.') {
                 Some(s) => Some(s),
@@ -219,7 +220,8 @@ pub fn parse_operand(text: &str, aliases: &Aliases, allow_idx: bool, max_output:
             None
         } else if let Some(plus) = inner.find('+') {
             let name = trim(&inner[..plus]);
-            idx = index_register(name).ok_or_else(|| ErrorKind::Invalid { what: "index register", text: name.to_string() })?;
+            idx = index_register(name)
+                .ok_or_else(|| ErrorKind::Invalid { what: "index register", text: name.to_string() })?;
             Some(trim(&inner[plus + 1..]))
         } else {
             Some(inner)
@@ -322,7 +324,10 @@ mod tests {
         // Manual.md: someAlias = c0.wyxz, someAlias.xxww == c0.wwzz
         let mut aliases = Aliases::new();
         let wyxz = parse_swizzle("wyxz").unwrap();
-        aliases.insert("someAlias".into(), Alias { reg: Reg { kind: RegKind::Float, index: 0 }, swizzle: wyxz, negate: false });
+        aliases.insert(
+            "someAlias".into(),
+            Alias { reg: Reg { kind: RegKind::Float, index: 0 }, swizzle: wyxz, negate: false },
+        );
         let op = parse_operand("someAlias.xxww", &aliases, true, 16).unwrap();
         assert_eq!(op.swizzle, parse_swizzle("wwzz").unwrap());
         let op = parse_operand("-someAlias[2]", &aliases, true, 16).unwrap();

@@ -1,5 +1,5 @@
 //! Random valid picasso programs from an `arbitrary::Unstructured` byte source (the wasm-smith
-//! pattern, ../shared/STYLE.md): uniforms, constants, inputs and outputs, helper procedures, and a
+//! pattern, docs/design.md "Models to learn from"): uniforms, constants, inputs and outputs, helper procedures, and a
 //! `main` with arithmetic in every operand form (swizzles, negation, relative addressing, the
 //! inverted forms), IF/ELSE and FOR blocks, calls, jumps and MOVA. Every program it makes obeys
 //! picasso's rules, so [`super::assemble`] must accept it; the disassembler's round trip and the
@@ -27,7 +27,8 @@ impl Default for Config {
 }
 
 const COMPS: [char; 4] = ['x', 'y', 'z', 'w'];
-const OUT_TYPES: [&str; 8] = ["position", "normalquat", "color", "texcoord0", "texcoord0w", "texcoord1", "texcoord2", "view"];
+const OUT_TYPES: [&str; 8] =
+    ["position", "normalquat", "color", "texcoord0", "texcoord0w", "texcoord1", "texcoord2", "view"];
 const UNARY: [&str; 8] = ["mov", "flr", "rcp", "rsq", "ex2", "lg2", "litp", "mov"];
 const BINARY: [&str; 10] = ["add", "mul", "dp3", "dp4", "max", "min", "dph", "sge", "slt", "dst"];
 const CMP_OPS: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
@@ -172,7 +173,9 @@ impl Gen<'_, '_> {
     }
 
     fn condition(&mut self) -> Result<String> {
-        let flag = |g: &mut Self, c: char| -> Result<String> { Ok(format!("{}cmp.{c}", if g.u.ratio(1, 2)? { "!" } else { "" })) };
+        let flag = |g: &mut Self, c: char| -> Result<String> {
+            Ok(format!("{}cmp.{c}", if g.u.ratio(1, 2)? { "!" } else { "" }))
+        };
         Ok(match self.u.int_in_range(0..=3)? {
             0 => flag(self, 'x')?,
             1 => flag(self, 'y')?,
@@ -228,7 +231,9 @@ impl Gen<'_, '_> {
                 let text = match self.u.int_in_range(0..=2)? {
                     0 => format!("call {p}"),
                     1 => format!("callc {}, {p}", self.condition()?),
-                    _ if !self.bools.is_empty() => format!("callu {}, {p}", self.bools[self.u.choose_index(self.bools.len())?]),
+                    _ if !self.bools.is_empty() => {
+                        format!("callu {}, {p}", self.bools[self.u.choose_index(self.bools.len())?])
+                    }
                     _ => format!("call {p}"),
                 };
                 self.line(depth, &text);
@@ -271,7 +276,9 @@ impl Gen<'_, '_> {
             self.fvecs.push((name, size));
         }
         for i in 0..self.u.int_in_range(0..=2)? {
-            let v: Vec<String> = (0..4).map(|_| self.u.int_in_range(-1000i32..=1000).map(|n| format!("{}", n as f32 / 8.0))).collect::<Result<_>>()?;
+            let v: Vec<String> = (0..4)
+                .map(|_| self.u.int_in_range(-1000i32..=1000).map(|n| format!("{}", n as f32 / 8.0)))
+                .collect::<Result<_>>()?;
             let _ = writeln!(self.out, ".constf k{i}({})", v.join(", "));
             self.consts.push(format!("k{i}"));
         }
@@ -284,7 +291,8 @@ impl Gen<'_, '_> {
             self.ints.push(format!("ui{i}"));
         }
         if self.u.ratio(1, 2)? {
-            let v: Vec<String> = (0..4).map(|_| self.u.int_in_range(0u8..=255).map(|n| n.to_string())).collect::<Result<_>>()?;
+            let v: Vec<String> =
+                (0..4).map(|_| self.u.int_in_range(0u8..=255).map(|n| n.to_string())).collect::<Result<_>>()?;
             let _ = writeln!(self.out, ".consti ki({})", v.join(", "));
             self.ints.push("ki".into());
         }

@@ -209,7 +209,8 @@ pub(crate) fn print_dvle(
                         if array_start >= first_free || array_start >= 0x80 {
                             warn(format!("fixed vertex array at c{} overlaps the uniforms", dvle.gs_fixed_start));
                         }
-                        let _ = writeln!(out, ".gsh fixed {} {} {}", reg(first_free), reg(array_start), dvle.gs_fixed_num);
+                        let _ =
+                            writeln!(out, ".gsh fixed {} {} {}", reg(first_free), reg(array_start), dvle.gs_fixed_num);
                     }
                     GeometryMode::Other(m) => warn(format!("geometry shader mode {m}")),
                 }
@@ -242,7 +243,8 @@ pub(crate) fn print_dvle(
             // Out-of-order offsets may name the same bytes again and again; printing them
             // could multiply the table's size, so such entries are only reported.
             warn(format!("uniform at {:#x}: symbol offset {} (picasso packs names in order)", u.start, u.symbol));
-            let _ = writeln!(out, "; uniform {:#x}-{:#x}: name at symbol offset {} out of order", u.start, u.end, u.symbol);
+            let _ =
+                writeln!(out, "; uniform {:#x}-{:#x}: name at symbol offset {} out of order", u.start, u.end, u.symbol);
             continue;
         }
         symbols.extend_from_slice(stored.as_bytes());
@@ -286,7 +288,8 @@ pub(crate) fn print_dvle(
         };
         let size = (u.end as u32 + 1).saturating_sub(u.start as u32);
         let same_kind_end = UniformReg::from_raw(u.end);
-        if size == 0 || std::mem::discriminant(&same_kind_end) != std::mem::discriminant(&UniformReg::from_raw(u.start)) {
+        if size == 0 || std::mem::discriminant(&same_kind_end) != std::mem::discriminant(&UniformReg::from_raw(u.start))
+        {
             warn(format!("uniform {stored:?} has range {:#x}-{:#x}", u.start, u.end));
             continue;
         }
@@ -391,7 +394,11 @@ fn print_constants(
             let run: Option<Vec<String>> = (k >= 2 && i + k <= dvle.constants.len())
                 .then(|| {
                     (0..k)
-                        .map(|j| float_texts(&dvle.constants[i + j]).filter(|(r, _)| *r as usize == reg as usize + j).map(|(_, t)| t))
+                        .map(|j| {
+                            float_texts(&dvle.constants[i + j])
+                                .filter(|(r, _)| *r as usize == reg as usize + j)
+                                .map(|(_, t)| t)
+                        })
                         .collect()
                 })
                 .flatten();

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::isa::{
-    AddrIndex, CmpOp, CondOp, Condition, DstReg, Format, Instruction, Opcode, OperandDescriptor, Operands,
-    SrcReg, Swizzle,
+    AddrIndex, CmpOp, CondOp, Condition, DstReg, Format, Instruction, Opcode, OperandDescriptor, Operands, SrcReg,
+    Swizzle,
 };
 
 /// Why a word cannot be printed as picasso source.
@@ -219,9 +219,7 @@ fn base_mnemonic(op: Opcode) -> &'static str {
 }
 
 fn proc_target(targets: &dyn Targets, dst: u16, num: u8) -> Result<&str, Problem> {
-    targets
-        .proc_name(dst as u32, num as u32)
-        .ok_or_else(|| format!("no procedure at {dst} with size {num}"))
+    targets.proc_name(dst as u32, num as u32).ok_or_else(|| format!("no procedure at {dst} with size {num}"))
 }
 
 fn label_target(targets: &dyn Targets, dst: u16) -> Result<&str, Problem> {
@@ -237,7 +235,8 @@ pub(crate) fn instruction_text(ins: &Instruction, cx: &Context) -> Result<String
     let Some(mnemonic) = ins.opcode.mnemonic() else {
         return Err(format!("unknown opcode {:#04x}", ins.opcode.first_bits6()));
     };
-    if let Operands::Arith { dst: DstReg::Output(o), .. } | Operands::Mad { dst: DstReg::Output(o), .. } = ins.operands {
+    if let Operands::Arith { dst: DstReg::Output(o), .. } | Operands::Mad { dst: DstReg::Output(o), .. } = ins.operands
+    {
         if o >= max_output && ins.opcode != Opcode::Mova {
             return Err(format!("writes o{o}, past the o0-o{} picasso allows in this shader", max_output - 1));
         }
@@ -417,7 +416,10 @@ mod tests {
     #[test]
     fn prints_arithmetic_with_descriptor() {
         // mad r0.xy, v0, c1.x, r2 with descriptor 0
-        let desc = OperandDescriptor::new(0b1100, &[(false, Swizzle::IDENTITY), (false, Swizzle(0)), (true, Swizzle::IDENTITY)]);
+        let desc = OperandDescriptor::new(
+            0b1100,
+            &[(false, Swizzle::IDENTITY), (false, Swizzle(0)), (true, Swizzle::IDENTITY)],
+        );
         // src1 = v0 (bits 17-21 zero)
         let word = 0x38u32 << 26 | 0x10 << 24 | 0x21 << 10 | 0x12 << 5;
         let text = instruction_text(&Instruction::decode(word), &cx(&[[desc.0, 0]], &RegNames::default())).unwrap();

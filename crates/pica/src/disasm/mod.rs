@@ -157,7 +157,8 @@ pub fn disassemble_with(shbin: &Shbin, options: &Options) -> Disassembly {
     // picasso gives the DVLE of the file holding a SETEMIT the geometry type, so the code goes
     // with the first geometry shader when there is one.
     let code_file = shbin.executables.iter().position(|d| d.shader_type == ShaderType::Geometry).unwrap_or(0);
-    let code_in_vertex_file = !matches!(shbin.executables.get(code_file), Some(d) if d.shader_type == ShaderType::Geometry);
+    let code_in_vertex_file =
+        !matches!(shbin.executables.get(code_file), Some(d) if d.shader_type == ShaderType::Geometry);
     if let Some(pc) = code.iter().position(|i| i.opcode == Opcode::Setemit).filter(|_| code_in_vertex_file) {
         warnings.push(Warning {
             location: Location::Instruction(pc as u32),
@@ -182,7 +183,8 @@ pub fn disassemble_with(shbin: &Shbin, options: &Options) -> Disassembly {
         };
         let _ = writeln!(text, "; DVLE {i}: {kind}, entry {}..{}\n", dvle.main, dvle.endmain);
         let mut warn = |message| warnings.push(Warning { location: Location::Dvle(i), message });
-        let mut names = directives::print_dvle(dvle, &layout.entries[i], i == code_file, &mut shared, &mut text, &mut warn);
+        let mut names =
+            directives::print_dvle(dvle, &layout.entries[i], i == code_file, &mut shared, &mut text, &mut warn);
         if options.raw_registers {
             names = instr::RegNames::default();
         }
@@ -358,7 +360,10 @@ fn structured(
         let region = stack.last().map_or(len, |t| t.region_end());
         while let Some(p) = layout.procs.get(next_proc).filter(|p| p.start == pc) {
             if p.end > region {
-                return Err((pc, format!("procedure {} ({}..{}) crosses the end of its block at {region}", p.name, p.start, p.end)));
+                return Err((
+                    pc,
+                    format!("procedure {} ({}..{}) crosses the end of its block at {region}", p.name, p.start, p.end),
+                ));
             }
             indent(&mut out, stack.len());
             let _ = writeln!(out, ".proc {}", p.name);
@@ -390,7 +395,10 @@ fn structured(
         }
         out.push('\n');
         if ins.opcode == Opcode::Mova && last_op == Some(Opcode::Mova) {
-            warnings.push(Warning { location: Location::Instruction(pc), message: "two MOVA in a row, which picasso rejects".into() });
+            warnings.push(Warning {
+                location: Location::Instruction(pc),
+                message: "two MOVA in a row, which picasso rejects".into(),
+            });
         }
         let region = stack.last().map_or(len, |t| t.region_end());
         if let Some(block) = structure::block_of(ins, pc, region).map_err(|e| (pc, e))? {

@@ -29,8 +29,18 @@ fn src_bits(n: u32, sel: u32) -> u32 {
 fn optimize(mask: u32, opcode: Opcode, opdesc: u32) -> u32 {
     let (mut u1, mut u2, mut u3) = (0, 0, 0);
     match opcode {
-        Opcode::Add | Opcode::Mul | Opcode::Sge | Opcode::Sgei | Opcode::Slt | Opcode::Slti | Opcode::Flr
-        | Opcode::Max | Opcode::Min | Opcode::Mov | Opcode::Mad | Opcode::Madi => {
+        Opcode::Add
+        | Opcode::Mul
+        | Opcode::Sge
+        | Opcode::Sgei
+        | Opcode::Slt
+        | Opcode::Slti
+        | Opcode::Flr
+        | Opcode::Max
+        | Opcode::Min
+        | Opcode::Mov
+        | Opcode::Mad
+        | Opcode::Madi => {
             for i in 0..4 {
                 if opdesc & (8 >> i) == 0 {
                     u1 |= comp(i);
@@ -69,7 +79,9 @@ fn printed(ins: &Instruction, stored: OperandDescriptor) -> Option<(u32, u32, u8
         (Format::F1 | Format::F1i, Operands::Arith { desc, .. }) => Some((dest | src(1) | src(2), MASK_D12, desc)),
         (Format::F1u, Operands::Arith { desc, .. }) => Some((dest | src(1), MASK_D1, desc)),
         (Format::F1c, Operands::Cmp { desc, .. }) => Some((src(1) | src(2), MASK_12, desc)),
-        (Format::F5 | Format::F5i, Operands::Mad { desc, .. }) => Some((dest | src(1) | src(2) | src(3), MASK_D123, desc)),
+        (Format::F5 | Format::F5i, Operands::Mad { desc, .. }) => {
+            Some((dest | src(1) | src(2) | src(3), MASK_D123, desc))
+        }
         _ => None,
     }
 }
@@ -136,7 +148,9 @@ pub(crate) fn check(code: &[Instruction], descs: &[[u32; 2]]) -> Result<(), (Opt
         assigned.push((pc as u32, index, rewritten));
     }
     for &(pc, index, _) in &assigned {
-        if let Operands::Arith { desc, .. } | Operands::Cmp { desc, .. } | Operands::Mad { desc, .. } = code[pc as usize].operands {
+        if let Operands::Arith { desc, .. } | Operands::Cmp { desc, .. } | Operands::Mad { desc, .. } =
+            code[pc as usize].operands
+        {
             if desc as usize != index {
                 return Err((Some(pc), format!("uses operand descriptor {desc}, picasso would assign {index}")));
             }
@@ -147,7 +161,10 @@ pub(crate) fn check(code: &[Instruction], descs: &[[u32; 2]]) -> Result<(), (Opt
     }
     for (i, (&t, d)) in table.iter().zip(descs).enumerate() {
         if t != d[0] || d[1] != 0 {
-            return Err((None, format!("operand descriptor {i} is {:#010x} {:#x}, picasso would write {t:#010x} 0", d[0], d[1])));
+            return Err((
+                None,
+                format!("operand descriptor {i} is {:#010x} {:#x}, picasso would write {t:#010x} 0", d[0], d[1]),
+            ));
         }
     }
     Ok(())

@@ -45,9 +45,8 @@ impl Targets for Layout {
 /// The (start, size) of a procedure called by `ins`.
 fn call_target(ins: &Instruction) -> Option<(u32, u32)> {
     match (ins.opcode, ins.operands) {
-        (Opcode::Call | Opcode::Callc, Operands::Flow { dst, num, .. }) | (Opcode::Callu, Operands::Uniform { dst, num, .. }) => {
-            Some((dst as u32, num as u32))
-        }
+        (Opcode::Call | Opcode::Callc, Operands::Flow { dst, num, .. })
+        | (Opcode::Callu, Operands::Uniform { dst, num, .. }) => Some((dst as u32, num as u32)),
         _ => None,
     }
 }
@@ -146,7 +145,10 @@ pub(crate) fn block_of(ins: &Instruction, pc: u32, region_end: u32) -> Result<Op
         (Opcode::Loop, Operands::Uniform { dst, .. }) => {
             let dst = dst as u32;
             if dst <= pc || dst + 1 > region_end {
-                return Err(format!("loop body {}..={dst} does not nest in the enclosing block (ends at {region_end})", pc + 1));
+                return Err(format!(
+                    "loop body {}..={dst} does not nest in the enclosing block (ends at {region_end})",
+                    pc + 1
+                ));
             }
             return Ok(Some(Open::For { pos: pc, end: dst + 1 }));
         }

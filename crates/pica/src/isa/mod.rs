@@ -8,9 +8,7 @@ mod opcodes;
 mod operands;
 
 pub use opcodes::{Format, Opcode};
-pub use operands::{
-    mask_name, AddrIndex, CmpOp, CondOp, Condition, DstReg, OperandDescriptor, SrcReg, Swizzle,
-};
+pub use operands::{mask_name, AddrIndex, CmpOp, CondOp, Condition, DstReg, OperandDescriptor, SrcReg, Swizzle};
 
 /// The operands of an instruction, by format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -66,7 +66,9 @@ impl Dvoj {
             code: table(&file, 0, code.0, code.1, 4, "code", word)?,
             descriptors: table(&file, 0, descs.0, descs.1, 8, "operand descriptors", |r| Ok([word(r)?, word(r)?]))?,
             line_info: table(&file, 0, block1.0, block1.1, 8, "unknown block 1", |r| Ok([word(r)?, word(r)?]))?,
-            unknown_block2: table(&file, 0, block2.0, block2.1, 12, "unknown block 2", |r| Ok([word(r)?, word(r)?, word(r)?]))?,
+            unknown_block2: table(&file, 0, block2.0, block2.1, 12, "unknown block 2", |r| {
+                Ok([word(r)?, word(r)?, word(r)?])
+            })?,
             outputs: table(&file, 0, outputs.0, outputs.1, OUTPUT_SIZE, "output table", read_output)?,
             uniforms: table(&file, 0, uniforms.0, uniforms.1, UNIFORM_SIZE, "uniform table", read_uniform)?,
             symbols: table(&file, 0, symbols.0, symbols.1, 1, "symbol table", |r| r.u8("symbol table"))?,

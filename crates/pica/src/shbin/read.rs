@@ -50,10 +50,8 @@ impl Shbin {
         let count = r.check_count(count, 4, "DVLE offset table")?;
         let dvle_offsets: Vec<u32> = (0..count).map(|_| r.u32("DVLE offset")).collect::<Result<_, _>>()?;
         let program = read_dvlp(&file, r.pos())?;
-        let executables = dvle_offsets
-            .iter()
-            .map(|&offset| read_dvle(&file, offset as usize))
-            .collect::<Result<_, _>>()?;
+        let executables =
+            dvle_offsets.iter().map(|&offset| read_dvle(&file, offset as usize)).collect::<Result<_, _>>()?;
         Ok(Shbin { program, executables })
     }
 }

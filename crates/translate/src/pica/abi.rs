@@ -10,8 +10,8 @@
 //!   (layouts in docs/abi.md).
 
 use naga::{
-    AddressSpace, GlobalVariable, Handle, Module, ResourceBinding, Span, StorageAccess, StructMember,
-    Type, TypeInner, VectorSize,
+    AddressSpace, GlobalVariable, Handle, Module, ResourceBinding, Span, StorageAccess, StructMember, Type, TypeInner,
+    VectorSize,
 };
 
 use crate::builder::{array, scalar, ty, vector, FnBuilder, OpaqueZero, BOOL, F32, I32, U32};

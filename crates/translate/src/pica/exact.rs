@@ -11,7 +11,10 @@
 //! The functions work on vec4<f32> (ADD, MUL, FLR, the products of the dot products) or f32
 //! (RCP, RSQ, EX2, LG2, which read one component).
 
-use naga::{BinaryOperator as B, Expression, Function, FunctionResult, Handle, MathFunction as M, Module, ScalarKind, Span, Statement, Type};
+use naga::{
+    BinaryOperator as B, Expression, Function, FunctionResult, Handle, MathFunction as M, Module, ScalarKind, Span,
+    Statement, Type,
+};
 
 use pica::interp::f24ops::{EX2_POLY, LG2_POLY};
 
@@ -307,7 +310,8 @@ fn scalar_flags(fb: &mut FnBuilder, a: H) -> (H, H, H, H) {
 /// `f24_rcp(a)`: f24ops::rcp.
 fn build_rcp(module: &mut Module) -> Handle<Function> {
     let s = Shape { vec: false };
-    let f32t = module.types.insert(Type { name: None, inner: naga::TypeInner::Scalar(naga::Scalar::F32) }, Span::UNDEFINED);
+    let f32t =
+        module.types.insert(Type { name: None, inner: naga::TypeInner::Scalar(naga::Scalar::F32) }, Span::UNDEFINED);
     let mut fb = FnBuilder::new(module, "f24_rcp");
     let a = fb.arg("a", f32t);
     let a = flush(&mut fb, &s, a);
@@ -364,7 +368,8 @@ fn build_rcp(module: &mut Module) -> Handle<Function> {
 
 /// `f24_rsq_cmp(m, a2)`: the sign of m^2 * a2 - 2^52 (-1, 0, 1), exactly, with 16-bit limbs.
 fn build_rsq_cmp(module: &mut Module, abi: &Abi) -> Handle<Function> {
-    let i32t = module.types.insert(Type { name: None, inner: naga::TypeInner::Scalar(naga::Scalar::I32) }, Span::UNDEFINED);
+    let i32t =
+        module.types.insert(Type { name: None, inner: naga::TypeInner::Scalar(naga::Scalar::I32) }, Span::UNDEFINED);
     let mut fb = FnBuilder::new(module, "f24_rsq_cmp");
     let m = fb.arg("m", abi.u32);
     let a2 = fb.arg("a2", abi.u32);
@@ -422,7 +427,8 @@ fn build_rsq_cmp(module: &mut Module, abi: &Abi) -> Handle<Function> {
 fn build_rsq(module: &mut Module, abi: &Abi) -> Handle<Function> {
     let cmp = build_rsq_cmp(module, abi);
     let s = Shape { vec: false };
-    let f32t = module.types.insert(Type { name: None, inner: naga::TypeInner::Scalar(naga::Scalar::F32) }, Span::UNDEFINED);
+    let f32t =
+        module.types.insert(Type { name: None, inner: naga::TypeInner::Scalar(naga::Scalar::F32) }, Span::UNDEFINED);
     let mut fb = FnBuilder::new(module, "f24_rsq");
     let a = fb.arg("a", f32t);
     let a = flush(&mut fb, &s, a);
@@ -500,7 +506,8 @@ fn round_scalar(fb: &mut FnBuilder, x: H) -> H {
 /// `f24_ex2(a)`: f24ops::ex2.
 fn build_ex2(module: &mut Module) -> Handle<Function> {
     let s = Shape { vec: false };
-    let f32t = module.types.insert(Type { name: None, inner: naga::TypeInner::Scalar(naga::Scalar::F32) }, Span::UNDEFINED);
+    let f32t =
+        module.types.insert(Type { name: None, inner: naga::TypeInner::Scalar(naga::Scalar::F32) }, Span::UNDEFINED);
     let mut fb = FnBuilder::new(module, "f24_ex2");
     let a = fb.arg("a", f32t);
     let a = flush(&mut fb, &s, a);
@@ -536,7 +543,8 @@ fn build_ex2(module: &mut Module) -> Handle<Function> {
 /// `f24_lg2(a)`: f24ops::lg2.
 fn build_lg2(module: &mut Module) -> Handle<Function> {
     let s = Shape { vec: false };
-    let f32t = module.types.insert(Type { name: None, inner: naga::TypeInner::Scalar(naga::Scalar::F32) }, Span::UNDEFINED);
+    let f32t =
+        module.types.insert(Type { name: None, inner: naga::TypeInner::Scalar(naga::Scalar::F32) }, Span::UNDEFINED);
     let mut fb = FnBuilder::new(module, "f24_lg2");
     let a = fb.arg("a", f32t);
     let a = flush(&mut fb, &s, a);

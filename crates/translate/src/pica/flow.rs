@@ -16,7 +16,7 @@
 //! the reference interpreter (docs/pica-translate.md "Control flow").
 
 use naga::{BinaryOperator as B, Expression, Handle, Statement, SwitchCase, SwitchValue};
-use pica::isa::{Condition, CondOp, Instruction, Opcode, Operands};
+use pica::isa::{CondOp, Condition, Instruction, Opcode, Operands};
 
 use super::Gen;
 use crate::builder::array;
@@ -82,7 +82,10 @@ pub fn reachable(code: &[u32], main: u32) -> Vec<bool> {
             work.push(k + 1);
         }
         match (inst.opcode, inst.operands) {
-            (Ifu | Ifc | Call | Callc | Callu, Operands::Flow { dst, num, .. } | Operands::Uniform { dst, num, .. }) => {
+            (
+                Ifu | Ifc | Call | Callc | Callu,
+                Operands::Flow { dst, num, .. } | Operands::Uniform { dst, num, .. },
+            ) => {
                 work.push(dst as usize);
                 work.push(dst as usize + num as usize);
             }

@@ -1,4 +1,4 @@
-//! Geometry shaders as compute shaders (shared/DESIGN.md: naga has no geometry stage).
+//! Geometry shaders as compute shaders (docs/design.md: naga has no geometry stage).
 //!
 //! SETEMIT sets the vertex slot (0-3), the winding flag and the primitive flag; EMIT copies
 //! o0-o15 into that slot of a 4-vertex buffer that is never cleared (ISA page, SETEMIT) and, when

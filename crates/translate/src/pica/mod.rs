@@ -21,8 +21,8 @@ pub use gs::{GS_IN_STRIDE, GS_MAX_PRIMS, GS_PRIM_VEC4S, GS_STRIDE};
 pub use structured::EXACT_MAX_LOOP_DEPTH;
 
 use naga::{
-    Binding, BuiltIn, Expression, Function, FunctionArgument, FunctionResult, Handle, Interpolation, Module,
-    Sampling, ShaderStage, Span, Statement, StructMember, Type, TypeInner, VectorSize,
+    Binding, BuiltIn, Expression, Function, FunctionArgument, FunctionResult, Handle, Interpolation, Module, Sampling,
+    ShaderStage, Span, Statement, StructMember, Type, TypeInner, VectorSize,
 };
 use pica::isa::{Instruction, Operands, SrcReg};
 use pica::shbin::{Dvle, OutputKind, ShaderType, Shbin};
@@ -115,9 +115,10 @@ pub(crate) struct Gen<'m> {
 /// [`Error::Input`] when `entry` does not exist, its shader type is neither vertex nor geometry,
 /// or its entry point lies outside the code.
 pub fn translate(shbin: &Shbin, entry: usize, options: Options) -> Result<Translation, Error> {
-    let dvle = shbin.executables.get(entry).ok_or_else(|| {
-        Error::Input(format!("no executable {entry}: the file has {}", shbin.executables.len()))
-    })?;
+    let dvle = shbin
+        .executables
+        .get(entry)
+        .ok_or_else(|| Error::Input(format!("no executable {entry}: the file has {}", shbin.executables.len())))?;
     let code = &shbin.program.code;
     if dvle.main as usize >= code.len() {
         return Err(Error::Input(format!(
@@ -267,7 +268,14 @@ fn call(fb: &mut FnBuilder, f: Handle<Function>) {
 }
 
 /// `main`: vertex stage, inputs at their v locations, outputs per the output map.
-fn vertex_entry(module: &mut Module, abi: &Abi, main_fn: Handle<Function>, inputs: &[u8], position: Option<u8>, outputs: &[u8]) {
+fn vertex_entry(
+    module: &mut Module,
+    abi: &Abi,
+    main_fn: Handle<Function>,
+    inputs: &[u8],
+    position: Option<u8>,
+    outputs: &[u8],
+) {
     let mut members = vec![StructMember {
         name: Some("position".into()),
         ty: abi.vec4f,

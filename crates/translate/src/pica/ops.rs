@@ -11,7 +11,8 @@ use crate::Precision;
 
 type H = Handle<Expression>;
 
-const COMPONENTS: [SwizzleComponent; 4] = [SwizzleComponent::X, SwizzleComponent::Y, SwizzleComponent::Z, SwizzleComponent::W];
+const COMPONENTS: [SwizzleComponent; 4] =
+    [SwizzleComponent::X, SwizzleComponent::Y, SwizzleComponent::Z, SwizzleComponent::W];
 
 impl Gen<'_> {
     /// The value of a source register before swizzle and negation. `idx` is the address register
@@ -210,7 +211,6 @@ impl Gen<'_> {
             }
         }
     }
-
 
     /// Component-wise addition (float24-rounded in `exact`).
     fn add4(&mut self, a: H, b: H) -> H {
@@ -473,7 +473,10 @@ fn is_nan4(fb: &mut FnBuilder, x: H) -> H {
 /// `pica_mul(a, b)`, the `compat` multiplication: f32 product, inf * 0 = 0, NaN operands give
 /// NaN explicitly (a driver that sees a constant zero operand may fold the product to 0: lavapipe
 /// did, for a register the program never writes).
-pub(crate) fn build_compat_mul(module: &mut naga::Module, vec4f: naga::Handle<naga::Type>) -> naga::Handle<naga::Function> {
+pub(crate) fn build_compat_mul(
+    module: &mut naga::Module,
+    vec4f: naga::Handle<naga::Type>,
+) -> naga::Handle<naga::Function> {
     let mut fb = FnBuilder::new(module, "pica_mul");
     let a = fb.arg("a", vec4f);
     let b = fb.arg("b", vec4f);
