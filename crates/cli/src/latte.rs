@@ -372,7 +372,7 @@ mod tests {
     use super::*;
 
     fn corpus(p: &str) -> PathBuf {
-        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus")).join(p)
+        testkit::corpus("").join(p)
     }
 
     #[test]

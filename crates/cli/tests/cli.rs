@@ -9,7 +9,7 @@ fn shaderport(args: &[&str]) -> Output {
 }
 
 fn corpus(path: &str) -> String {
-    format!("{}/../../corpus/{path}", env!("CARGO_MANIFEST_DIR"))
+    testkit::corpus(path).to_string_lossy().into_owned()
 }
 
 fn temp_dir(name: &str) -> PathBuf {

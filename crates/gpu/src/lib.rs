@@ -41,9 +41,6 @@ pub struct Gpu {
     primitive_index: bool,
 }
 
-/// Environment variable: when set, tests that need a Vulkan device fail instead of skipping.
-pub const REQUIRE_ENV: &str = "SHADERPORT_REQUIRE_GPU";
-
 impl Gpu {
     /// Opens the first Vulkan adapter.
     ///
@@ -76,21 +73,6 @@ impl Gpu {
         }))
         .map_err(|e| GpuError::NoDevice(e.to_string()))?;
         Ok(Gpu { device, queue, adapter: name, primitive_index })
-    }
-
-    /// Opens the device for a test: `None` (the test skips) when there is none, unless
-    /// [`REQUIRE_ENV`] is set, in which case it panics.
-    pub fn for_tests() -> Option<Gpu> {
-        match Gpu::new() {
-            Ok(g) => Some(g),
-            Err(e) if std::env::var_os(REQUIRE_ENV).is_some() => {
-                panic!("{REQUIRE_ENV} is set but {e}")
-            }
-            Err(e) => {
-                eprintln!("skipping: {e}");
-                None
-            }
-        }
     }
 
     /// A shader module of exactly these SPIR-V words.

@@ -10,6 +10,19 @@ use pica::shbin::{Dvle, Dvlp, Output, OutputKind, Shbin};
 use translate::pica::{translate, Options, UniformBlock, REGS};
 use translate::{backend, Precision};
 
+/// The Vulkan device, or `None` (the test skips) when there is none, unless the run requires one
+/// (`scripts/test` sets SHADERPORT_REQUIRE_GPU): then a missing device fails the test.
+fn device() -> Option<Gpu> {
+    match Gpu::new() {
+        Ok(g) => Some(g),
+        Err(e) if testkit::required() => panic!("{} is set but {e}", testkit::REQUIRE_ENV),
+        Err(e) => {
+            eprintln!("skipping: {e}");
+            None
+        }
+    }
+}
+
 const INF: f32 = f32::INFINITY;
 
 /// A program under construction: instructions and their operand descriptors.
@@ -140,7 +153,7 @@ fn assert_vec(got: [f32; 4], want: [f32; 4], what: &str) {
 
 #[test]
 fn special_cases_of_the_isa_page_in_compat() {
-    let Some(gpu) = Gpu::for_tests() else { return };
+    let Some(gpu) = device() else { return };
     let mut p = Prog::default();
     p.op2(Opcode::Mul, o(1), v(0), v(1));
     p.op2(Opcode::Rcp, o(2), v(2), v(2));
@@ -181,7 +194,7 @@ fn special_cases_of_the_isa_page_in_compat() {
 
 #[test]
 fn loops_calls_ifs_and_relative_addressing_through_the_dispatch_loop() {
-    let Some(gpu) = Gpu::for_tests() else { return };
+    let Some(gpu) = device() else { return };
     let mut p = Prog::default();
     // 0: loop i0 { add r0, r0, c[aL] }   (i0 = (x=3, y=10, z=2): aL = 10, 12, 14, 16)
     p.uni(Opcode::Loop, 1, 0, 0);
@@ -250,7 +263,7 @@ fn loops_calls_ifs_and_relative_addressing_through_the_dispatch_loop() {
 
 #[test]
 fn relative_addressing_edges_from_the_facts_page() {
-    let Some(gpu) = Gpu::for_tests() else { return };
+    let Some(gpu) = device() else { return };
     // mova a0.x, v0 ; mov o1, c40[a0.x]
     let mut p = Prog::default();
     p.arith(Opcode::Mova, r(0), v(0), v(0), AddrIndex::None, 0x8);
@@ -291,7 +304,7 @@ fn relative_addressing_edges_from_the_facts_page() {
 
 /// Every executable of the given kind in the corpus SHBINs: (file, SHBIN, executable index).
 fn corpus_executables(kind: pica::shbin::ShaderType) -> Vec<(std::path::PathBuf, Shbin, usize)> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden");
+    let dir = testkit::corpus("pica/golden");
     let mut paths: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -312,7 +325,7 @@ fn corpus_executables(kind: pica::shbin::ShaderType) -> Vec<(std::path::PathBuf,
 
 #[test]
 fn corpus_vertex_shaders_render_like_the_compute_wrapper() {
-    let Some(gpu) = Gpu::for_tests() else { return };
+    let Some(gpu) = device() else { return };
     let mut checked = 0;
     for (path, shbin, entry) in corpus_executables(pica::shbin::ShaderType::Vertex) {
         let t = translate(&shbin, entry, Options::default()).unwrap();
@@ -359,7 +372,7 @@ fn corpus_vertex_shaders_render_like_the_compute_wrapper() {
 /// inputs with infinities, NaN, zeros and powers of two.
 #[test]
 fn exact_mode_matches_the_interpreter_bit_for_bit_on_every_operation() {
-    let Some(gpu) = Gpu::for_tests() else { return };
+    let Some(gpu) = device() else { return };
     let mut p = Prog::default();
     let ops = [
         Opcode::Add,
@@ -403,7 +416,7 @@ fn exact_mode_matches_the_interpreter_bit_for_bit_on_every_operation() {
 /// and in `compat` (within the documented tolerance).
 #[test]
 fn corpus_verifies_in_exact_and_compat() {
-    let Some(gpu) = Gpu::for_tests() else { return };
+    let Some(gpu) = device() else { return };
     let mut executables = 0;
     for (path, shbin, entry) in corpus_executables(pica::shbin::ShaderType::Vertex) {
         // Exact through the chosen flow translation and through the dispatch loop alone.
@@ -430,7 +443,7 @@ fn corpus_verifies_in_exact_and_compat() {
 /// as the interpreter (count, winding, every output register of every vertex).
 #[test]
 fn corpus_geometry_shaders_emit_the_interpreters_primitives() {
-    let Some(gpu) = Gpu::for_tests() else { return };
+    let Some(gpu) = device() else { return };
     let mut executables = 0;
     for (path, shbin, entry) in corpus_executables(pica::shbin::ShaderType::Geometry) {
         for precision in [Precision::Exact, Precision::Compat] {
@@ -450,7 +463,7 @@ fn corpus_geometry_shaders_emit_the_interpreters_primitives() {
 /// outside a loop, missing descriptors) are skipped; the rest must match bit for bit.
 #[test]
 fn random_programs_match_the_interpreter_in_exact() {
-    let Some(gpu) = Gpu::for_tests() else { return };
+    let Some(gpu) = device() else { return };
     let ops: Vec<Opcode> =
         Opcode::ALL.iter().copied().filter(|o| !matches!(o, Opcode::Emit | Opcode::Setemit)).collect();
     let mut rng = gpu::verify::Rng::new(2024);
@@ -513,7 +526,7 @@ fn random_programs_match_the_interpreter_in_exact() {
 /// constant): found by the random-program test.
 #[test]
 fn nan_times_an_unwritten_register_stays_nan() {
-    let Some(gpu) = Gpu::for_tests() else { return };
+    let Some(gpu) = device() else { return };
     for precision in [Precision::Exact, Precision::Compat] {
         let mut p = Prog::default();
         p.op2(Opcode::Dp4, o(1), c(5), rs(2));
@@ -534,7 +547,7 @@ fn nan_times_an_unwritten_register_stays_nan() {
 /// docs/pica-translate.md "Driver facts"). `exact` must keep both zeros in the structured form.
 #[test]
 fn exact_keeps_the_sign_of_zero_where_a_constant_write_is_skipped() {
-    let Some(gpu) = Gpu::for_tests() else { return };
+    let Some(gpu) = device() else { return };
     let mut p = Prog::default();
     let neg = p.desc(0xF, &[(true, Swizzle::IDENTITY)]);
     // 0: dst r0, c0, r3 (r0 = (1.0, 0, 0, 0): x a constant; c0 and r3 are zero)
@@ -584,40 +597,23 @@ fn exact_keeps_the_sign_of_zero_where_a_constant_write_is_skipped() {
 /// so the programs are spread over the available cores.
 #[test]
 fn smith_programs_verify_bit_exact() {
-    let Some(gpu) = Gpu::for_tests() else { return };
+    let Some(gpu) = device() else { return };
     let count: u64 = std::env::var("SMITH_PROGRAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8) as u64;
-    let totals: Vec<(usize, usize)> = std::thread::scope(|scope| {
-        let gpu = &gpu;
-        let handles: Vec<_> = (0..workers)
-            .map(|w| {
-                scope.spawn(move || {
-                    let (mut passed, mut skipped) = (0, 0);
-                    for seed in (w..count).step_by(workers as usize) {
-                        let config = pica::smith::Config { geometry: seed % 5 == 0, ..Default::default() };
-                        let shbin = pica::smith::generate(seed, &config).to_shbin();
-                        let settings = gpu::verify::Settings {
-                            cases: 64,
-                            precision: Precision::Exact,
-                            seed,
-                            dispatch_only: seed % 7 == 0,
-                        };
-                        let report = if config.geometry {
-                            gpu::verify::verify_geometry(gpu, &shbin, 0, settings)
-                        } else {
-                            gpu::verify::verify_vertex(gpu, &shbin, 0, settings)
-                        }
-                        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-                        assert_eq!(report.failed, 0, "smith seed {seed}: {:?}", report.examples);
-                        assert_eq!(report.mismatched_components, 0);
-                        passed += report.passed;
-                        skipped += report.skipped;
-                    }
-                    (passed, skipped)
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().expect("worker")).collect()
+    let seeds: Vec<u64> = (0..count).collect();
+    let totals = testkit::par_map(&seeds, |&seed| {
+        let config = pica::smith::Config { geometry: seed % 5 == 0, ..Default::default() };
+        let shbin = pica::smith::generate(seed, &config).to_shbin();
+        let settings =
+            gpu::verify::Settings { cases: 64, precision: Precision::Exact, seed, dispatch_only: seed % 7 == 0 };
+        let report = if config.geometry {
+            gpu::verify::verify_geometry(&gpu, &shbin, 0, settings)
+        } else {
+            gpu::verify::verify_vertex(&gpu, &shbin, 0, settings)
+        }
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert_eq!(report.failed, 0, "smith seed {seed}: {:?}", report.examples);
+        assert_eq!(report.mismatched_components, 0);
+        (report.passed, report.skipped)
     });
     let passed: usize = totals.iter().map(|t| t.0).sum();
     let skipped: usize = totals.iter().map(|t| t.1).sum();

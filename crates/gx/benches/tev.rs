@@ -107,13 +107,8 @@ fn material(n: usize) -> TevState {
 }
 
 fn pixels(count: usize, stages: usize) -> Vec<PixelInputs> {
-    let mut seed = 0x1234_5678u32;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 17;
-        seed ^= seed << 5;
-        seed
-    };
+    let mut rng = testkit::Rng::new(0x1234_5678);
+    let mut next = move || rng.next_u32();
     (0..count)
         .map(|_| {
             let mut p = PixelInputs { tex: (0..stages).map(|_| next().to_le_bytes()).collect(), ..Default::default() };

@@ -20,7 +20,7 @@ fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
 }
 
 fn programs() -> Vec<Vec<u32>> {
-    let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus"));
+    let root = testkit::corpus("");
     let mut files = Vec::new();
     walk(&root.join("latte"), "gsh", &mut files);
     walk(&root.join("latte-mesa"), "gsh", &mut files);

@@ -4,7 +4,7 @@ use latte::gfd::{GfdFile, Stage};
 use std::path::{Path, PathBuf};
 
 pub fn corpus() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus"))
+    testkit::corpus("")
 }
 
 fn gsh_files(dir: &Path, out: &mut Vec<PathBuf>) {

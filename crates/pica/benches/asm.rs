@@ -2,13 +2,11 @@
 //! assembled one file per invocation, SHBIN and header included. Throughput is reported in
 //! instructions (words of code produced) per second.
 
-use std::path::Path;
-
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use pica::asm::{assemble, Options, Source};
 
 fn corpus() -> Vec<(String, String)> {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica"));
+    let root = &testkit::corpus("pica");
     let mut out = Vec::new();
     for e in std::fs::read_dir(root.join("golden")).expect("golden dir").flatten() {
         let name = e.file_name().to_string_lossy().to_string();

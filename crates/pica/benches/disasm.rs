@@ -8,7 +8,7 @@ use pica::disasm::disassemble;
 use pica::shbin::Shbin;
 
 fn corpus() -> Vec<Vec<u8>> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden");
+    let dir = testkit::corpus("pica/golden");
     let mut paths: Vec<_> = std::fs::read_dir(dir)
         .expect("golden dir")
         .flatten()

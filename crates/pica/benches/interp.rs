@@ -12,8 +12,6 @@
 //! scheduler ticks, so each group takes 10 equal samples of about 0.3 s (tick error below 2%).
 //! Where the file does not exist (not Linux), wall-clock time is used instead.
 
-use std::path::Path;
-
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode, Throughput};
 use pica::interp::{run_geometry, Interpreter, Program, Shader, ShaderKind, Vec4};
@@ -73,7 +71,7 @@ fn group(c: &mut C) -> BenchmarkGroup<'_, CpuTime> {
 }
 
 fn golden(name: &str) -> Shbin {
-    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden")).join(name);
+    let path = testkit::corpus("pica/golden").join(name);
     Shbin::read(&std::fs::read(path).unwrap()).unwrap()
 }
 

@@ -2,14 +2,12 @@
 //! mutated corpus sources either assemble (and then the SHBIN reads back to the same model) or
 //! fail with an error at a line of the input. Case count from PROPTEST_CASES (CI: 256).
 
-use std::path::Path;
-
 use pica::asm::{assemble, Options, Source};
 use pica::shbin::Shbin;
 use proptest::prelude::*;
 
 fn corpus_sources() -> Vec<String> {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica"));
+    let root = &testkit::corpus("pica");
     let mut out = Vec::new();
     let mut dirs = vec![root.to_path_buf()];
     while let Some(dir) = dirs.pop() {

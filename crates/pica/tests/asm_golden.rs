@@ -1,12 +1,12 @@
 //! Every corpus source that picasso 2.7.1 accepted assembles to its golden .shbin and .h, byte
 //! for byte (corpus/pica/golden, made by picasso; SOURCES.md there).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use pica::asm::{assemble, Options, Source};
 
 fn corpus() -> PathBuf {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica")).to_path_buf()
+    testkit::corpus("pica")
 }
 
 /// (source path relative to the corpus, golden stem) for every golden pair.

@@ -2,12 +2,12 @@
 //! (corpus/pica/SOURCES.md: citro3d-rs's bad-shader.pica, the aemstro and nihstro
 //! syntax files).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use pica::asm::{assemble, AsmError, ErrorKind, Options, Source};
 
 fn corpus(rel: &str) -> PathBuf {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica")).join(rel)
+    testkit::corpus("pica").join(rel)
 }
 
 fn fails(rel: &str) -> AsmError {

@@ -169,8 +169,7 @@ fn setemit_in_a_vertex_shader_is_reported() {
 /// A DVOJ object holding what a golden SHBIN holds prints as that SHBIN.
 #[test]
 fn dvoj_prints_as_its_shbin() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden/");
-    let bytes = std::fs::read(format!("{dir}citro2d__source__render2d.v.pica.shbin")).expect("golden");
+    let bytes = std::fs::read(testkit::corpus("pica/golden/citro2d__source__render2d.v.pica.shbin")).expect("golden");
     let s = Shbin::read(&bytes).expect("reads");
     let d = &s.executables[0];
     let dvoj = pica::shbin::Dvoj {

@@ -15,7 +15,7 @@ fn goldens() -> &'static [Vec<u8>] {
 }
 
 fn read_goldens() -> Vec<Vec<u8>> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden");
+    let dir = testkit::corpus("pica/golden");
     let mut paths: Vec<_> = std::fs::read_dir(dir)
         .expect("golden dir")
         .map(|e| e.expect("entry").path())

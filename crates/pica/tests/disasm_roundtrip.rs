@@ -5,7 +5,7 @@ use pica::disasm::{disassemble, disassemble_with};
 use pica::shbin::Shbin;
 
 fn golden_dir() -> std::path::PathBuf {
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden").into()
+    testkit::corpus("pica/golden")
 }
 
 fn reassemble(text: &str) -> Result<Vec<u8>, String> {
@@ -61,7 +61,7 @@ fn every_golden_shbin_reassembles_to_identical_bytes() {
 /// The committed older-picasso file also prints without warnings and reassembles to itself.
 #[test]
 fn committed_shbin_reassembles() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/normal_mapping/source/vshader.shbin");
+    let path = testkit::corpus("pica/normal_mapping/source/vshader.shbin");
     let bytes = std::fs::read(path).expect("read");
     let text = disassemble(&Shbin::read(&bytes).expect("reads")).expect("reproducible");
     assert_eq!(reassemble(&text).expect("assembles"), bytes);

@@ -7,7 +7,7 @@ use pica::interp::{run_geometry, GeometryMode, Primitive, Shader, ShaderKind, Ve
 use pica::shbin::{Shbin, UniformReg};
 
 fn golden() -> PathBuf {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden")).to_path_buf()
+    testkit::corpus("pica/golden")
 }
 
 fn shbins() -> Vec<PathBuf> {
@@ -20,14 +20,11 @@ fn shbins() -> Vec<PathBuf> {
     v
 }
 
-/// Deterministic xorshift: reproducible random inputs.
-struct Rng(u64);
+/// Reproducible random inputs over the shared seeded source.
+struct Rng(testkit::Rng);
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+        self.0.next()
     }
     /// A float24 value in [-4, 4) with a few bits of fraction (exact).
     fn value(&mut self) -> f32 {
@@ -65,7 +62,7 @@ fn every_corpus_executable_runs_on_random_inputs() {
         for index in 0..file.executables.len() {
             let shader = Shader::from_shbin(&file, index).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let dvle = &file.executables[index];
-            let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ executables as u64);
+            let mut rng = Rng(testkit::Rng::new(0x9E37_79B9_7F4A_7C15 ^ executables as u64));
             for round in 0..8 {
                 let mut it = shader.interpreter();
                 // Random values for every float uniform the DVLE declares (its constants stay) and

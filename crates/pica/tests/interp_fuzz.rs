@@ -52,7 +52,7 @@ proptest! {
 
 #[test]
 fn corpus_programs_mutated_never_panic() {
-    let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden"));
+    let dir = &testkit::corpus("pica/golden");
     let mut runs = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();

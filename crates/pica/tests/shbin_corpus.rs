@@ -8,7 +8,7 @@ use pica::shbin::{Dvoj, Shbin, ShbinErrorKind};
 use proptest::prelude::*;
 
 fn corpus() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica"))
+    testkit::corpus("pica")
 }
 
 /// Every SHBIN of the corpus: picasso's golden outputs and the one committed by a project.

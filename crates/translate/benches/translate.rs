@@ -23,7 +23,7 @@ const SMITH_SIZES: [usize; 6] = [16, 32, 64, 128, 256, 512];
 const SMITH_PER_SIZE: u64 = 24;
 
 fn corpus() -> Vec<(String, Vec<u8>)> {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden"));
+    let dir = testkit::corpus("pica/golden");
     let mut v: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

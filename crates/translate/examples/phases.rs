@@ -1,7 +1,7 @@
 //! Where the time of one translation goes (read, build, validate, write), averaged over the
 //! corpus: `cargo run -p translate --release --example phases`.
 fn main() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden");
+    let dir = testkit::corpus("pica/golden");
     let mut t = [0f64; 4];
     let mut n = 0;
     for e in std::fs::read_dir(dir).unwrap() {

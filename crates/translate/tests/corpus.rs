@@ -1,49 +1,28 @@
 //! Every corpus SHBIN (picasso's golden outputs) translates to every back end; naga validates
 //! each module; spirv-val accepts the SPIR-V and glslangValidator the GLSL when the tools are
-//! installed (scripts/test installs them; CI fails without them, see `require_tool`).
+//! installed (scripts/test installs them; CI fails without them, see `testkit::tool`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use pica::shbin::Shbin;
 use translate::pica::{translate, Options};
 use translate::{backend, Output, Precision, Target};
 
-fn corpus() -> PathBuf {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden")).to_path_buf()
-}
-
 fn shbins() -> Vec<PathBuf> {
-    let mut v: Vec<_> = std::fs::read_dir(corpus())
-        .expect("corpus directory corpus/pica/golden")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "shbin"))
-        .collect();
-    v.sort();
-    v
-}
-
-/// True when `tool` runs; panics when it is missing and SHADERPORT_REQUIRE_TOOLS or CI asks.
-fn require_tool(tool: &str) -> bool {
-    let ok = Command::new(tool).arg("--version").output().is_ok();
-    if !ok && (std::env::var_os("SHADERPORT_REQUIRE_GPU").is_some() || std::env::var_os("CI").is_some()) {
-        panic!("{tool} is not installed (scripts/test installs it)");
-    }
-    ok
+    testkit::files(&testkit::corpus("pica/golden"), "shbin")
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("translate-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    testkit::temp_dir("translate-tests").join(name)
 }
 
 #[test]
 fn every_corpus_shader_translates_to_every_backend() {
     let files = shbins();
     assert_eq!(files.len(), 31, "corpus golden SHBIN count");
-    let spirv_val = require_tool("spirv-val");
-    let glslang = require_tool("glslangValidator");
+    let spirv_val = testkit::tool("spirv-val");
+    let glslang = testkit::tool("glslangValidator");
     let mut count = 0;
     for path in &files {
         let bytes = std::fs::read(path).unwrap();

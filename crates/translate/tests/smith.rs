@@ -6,71 +6,28 @@
 //! glslangValidator on batches of files (one process compiles each file of its command line as
 //! its own unit; its start-up, about 0.1 s, would otherwise dominate).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
+
+use testkit::{glslang, par_map, spirv_val, tool};
 
 use pica::smith::{generate, Config};
 use translate::pica::{translate, FlowKind, Options};
 use translate::{backend, Output, Precision, Target};
 
+/// Programs of the full run; `scripts/test --quick` translates a tenth.
 const PROGRAMS: u64 = 10_000;
 /// Files per glslangValidator process.
 const GLSLANG_BATCH: usize = 250;
 
-fn tool(name: &str) -> bool {
-    let ok = Command::new(name).arg("--version").output().is_ok();
-    if !ok && (std::env::var_os("SHADERPORT_REQUIRE_GPU").is_some() || std::env::var_os("CI").is_some()) {
-        panic!("{name} is not installed (scripts/test installs it)");
-    }
-    ok
-}
-
-/// Runs `check` over `items` on every core; returns the failures it reported.
-fn parallel<T: Sync>(items: &[T], check: impl Fn(&T) -> Option<String> + Sync) -> Vec<String> {
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 16);
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut failures = Vec::new();
-                    loop {
-                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(item) = items.get(k) else { break };
-                        failures.extend(check(item));
-                    }
-                    failures
-                })
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("worker")).collect()
-    })
-}
-
-fn spirv_val(file: &Path) -> Option<String> {
-    let o = Command::new("spirv-val").args(["--target-env", "vulkan1.1"]).arg(file).output().unwrap();
-    (!o.status.success()).then(|| format!("{}: {}", file.display(), String::from_utf8_lossy(&o.stderr)))
-}
-
-/// glslangValidator on a batch; on failure, the lines naming errors (they carry the file name).
-fn glslang(files: &[PathBuf]) -> Option<String> {
-    let o = Command::new("glslangValidator").args(files).output().unwrap();
-    (!o.status.success()).then(|| {
-        let text = String::from_utf8_lossy(&o.stdout);
-        let errors: Vec<&str> = text.lines().filter(|l| l.starts_with("ERROR")).take(10).collect();
-        format!("batch from {}: {}", files[0].display(), errors.join("\n"))
-    })
-}
-
 #[test]
 fn ten_thousand_smith_programs_translate_to_every_backend() {
+    let programs = if testkit::quick() { PROGRAMS / 10 } else { PROGRAMS };
     let check_spv = tool("spirv-val");
     let check_glsl = tool("glslangValidator");
-    let dir = std::env::temp_dir().join(format!("translate-smith-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = testkit::temp_dir("translate-smith");
     let mut kinds = std::collections::BTreeMap::new();
     let (mut spv_files, mut glsl_files) = (Vec::new(), Vec::new());
-    for seed in 0..PROGRAMS {
+    for seed in 0..programs {
         let config = Config { geometry: seed % 5 == 0, ..Config::default() };
         let shbin = generate(seed, &config).to_shbin();
         // Precision and flow alternate so every combination is covered many times.
@@ -100,19 +57,22 @@ fn ten_thousand_smith_programs_translate_to_every_backend() {
     }
     eprintln!("smith flow kinds: {kinds:?}");
     // The generator makes structured programs; most must take the structured path.
-    assert!(kinds.get(&format!("{:?}", FlowKind::Structured)).is_some_and(|&n| n > 3_000), "{kinds:?}");
+    assert!(
+        kinds.get(&format!("{:?}", FlowKind::Structured)).is_some_and(|&n| n as u64 > programs * 3 / 10),
+        "{kinds:?}"
+    );
 
     if check_spv {
-        let failures = parallel(&spv_files, |f| spirv_val(f));
+        let failures: Vec<String> = par_map(&spv_files, |f| spirv_val(f)).into_iter().flatten().collect();
         assert!(failures.is_empty(), "spirv-val rejected {} files; first: {}", failures.len(), failures[0]);
-        assert_eq!(spv_files.len() as u64, PROGRAMS);
+        assert_eq!(spv_files.len() as u64, programs);
         eprintln!("spirv-val accepted {} SPIR-V files", spv_files.len());
     }
     if check_glsl {
         let batches: Vec<&[PathBuf]> = glsl_files.chunks(GLSLANG_BATCH).collect();
-        let failures = parallel(&batches, |b| glslang(b));
+        let failures: Vec<String> = par_map(&batches, |b| glslang(b)).into_iter().flatten().collect();
         assert!(failures.is_empty(), "glslangValidator failed {} batches; first: {}", failures.len(), failures[0]);
-        assert_eq!(glsl_files.len() as u64, 2 * PROGRAMS);
+        assert_eq!(glsl_files.len() as u64, 2 * programs);
         eprintln!("glslangValidator accepted {} GLSL files (450 and ES 310)", glsl_files.len());
     }
     std::fs::remove_dir_all(&dir).ok();
@@ -125,8 +85,7 @@ fn a_bad_file_fails_its_glslang_batch() {
     if !tool("glslangValidator") {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("translate-glslang-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = testkit::temp_dir("translate-glslang");
     let good = "#version 450\nvoid main() { gl_Position = vec4(1.0); }\n";
     let bad = "#version 450\nvoid main() { gl_Position = undefined_name; }\n";
     let files: Vec<PathBuf> = (0..3).map(|k| dir.join(format!("{k}.vert"))).collect();

@@ -229,8 +229,7 @@ mod tests {
     use super::*;
 
     fn golden(name: &str) -> Vec<u8> {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden/");
-        std::fs::read(format!("{dir}{name}")).expect("golden file")
+        std::fs::read(testkit::corpus("pica/golden").join(name)).expect("golden file")
     }
 
     #[test]

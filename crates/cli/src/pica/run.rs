@@ -7,8 +7,6 @@
 //! ...]]}`. Components are numbers (the f32 value of the float24), or "inf", "-inf", "nan"; with
 //! `--hex`, float24 bit patterns like "0x3f0000". Input components take the same forms.
 
-#[cfg(test)]
-use std::path::Path;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -325,7 +323,7 @@ mod tests {
     use super::*;
 
     fn golden(name: &str) -> PathBuf {
-        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/pica/golden")).join(name)
+        testkit::corpus("pica/golden").join(name)
     }
 
     fn run_json(shbin: &str, input: &str, hex: bool) -> anyhow::Result<String> {

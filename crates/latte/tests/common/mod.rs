@@ -5,7 +5,7 @@ use latte::gfd::GfdFile;
 use std::path::PathBuf;
 
 pub fn corpus() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus"))
+    testkit::corpus("")
 }
 
 pub fn walk(dir: &std::path::Path, ext: &str, out: &mut Vec<PathBuf>) {

@@ -34,14 +34,11 @@ fn ref_round(x: f64) -> f32 {
     }
 }
 
-/// A tiny deterministic generator (xorshift) so the sweeps are reproducible without a dependency.
-struct Rng(u64);
+/// Reproducible sweeps over the shared seeded source.
+struct Rng(testkit::Rng);
 impl Rng {
     fn next(&mut self) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 16) as u32
+        self.0.next_u32()
     }
     /// A normal float24 with the exponent field in `lo..=hi`.
     fn f24(&mut self, lo: u32, hi: u32) -> f32 {
@@ -58,7 +55,7 @@ fn same(a: f32, b: f32) -> bool {
 
 #[test]
 fn add_is_correctly_rounded() {
-    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut rng = Rng(testkit::Rng::new(0x1234_5678_9abc_def1));
     let mut ties = 0;
     for i in 0..400_000 {
         // Narrow exponent windows make exact ties and cancellation frequent.
@@ -80,7 +77,7 @@ fn add_is_correctly_rounded() {
 
 #[test]
 fn mul_is_correctly_rounded_including_f32_half_way_products() {
-    let mut rng = Rng(0x0bad_cafe_f00d_1234);
+    let mut rng = Rng(testkit::Rng::new(0x0bad_cafe_f00d_1234));
     let mut hard = 0;
     for _ in 0..600_000 {
         let e = 30 + rng.next() % 60;

@@ -1,0 +1,170 @@
+//! What the workspace's tests share, and nothing a library user needs: the corpus, a seeded
+//! random source, the external tools (spirv-val, glslangValidator) and a parallel map.
+//!
+//! A dev-dependency only; no library crate depends on it.
+
+#![forbid(unsafe_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Set by `scripts/test`: a missing Vulkan device or tool fails the test instead of skipping it.
+pub const REQUIRE_ENV: &str = "SHADERPORT_REQUIRE_GPU";
+
+/// Set by `scripts/test --quick`: long sweeps run a smaller count.
+pub const QUICK_ENV: &str = "SHADERPORT_QUICK";
+
+/// The repository's `corpus/` folder, or a path below it.
+///
+/// ```
+/// assert!(testkit::corpus("pica/golden").is_dir());
+/// ```
+pub fn corpus(rel: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
+    if rel.is_empty() {
+        root
+    } else {
+        root.join(rel)
+    }
+}
+
+/// The files directly in `dir` whose names end in `.{ext}`, sorted; panics when `dir` cannot be
+/// read, so a moved corpus fails loudly rather than testing nothing.
+pub fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
+    v.sort();
+    assert!(!v.is_empty(), "no .{ext} files in {}", dir.display());
+    v
+}
+
+/// True when a long sweep should run its quick count (`scripts/test --quick`).
+pub fn quick() -> bool {
+    std::env::var_os(QUICK_ENV).is_some()
+}
+
+/// A count from the environment variable `name`, else `default`.
+pub fn count(name: &str, default: u64) -> u64 {
+    std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+}
+
+/// True when the device or a tool is required (`scripts/test`, or CI).
+pub fn required() -> bool {
+    std::env::var_os(REQUIRE_ENV).is_some() || std::env::var_os("CI").is_some()
+}
+
+/// True when `tool --version` runs; panics when it does not and [`required`] is true.
+pub fn tool(name: &str) -> bool {
+    let ok = Command::new(name).arg("--version").output().is_ok();
+    if !ok && required() {
+        panic!("{name} is not installed (scripts/test installs it)");
+    }
+    ok
+}
+
+/// `spirv-val --target-env vulkan1.1` on one file: `None` when it accepts it, else its message.
+pub fn spirv_val(file: &Path) -> Option<String> {
+    let o = Command::new("spirv-val").args(["--target-env", "vulkan1.1"]).arg(file).output().expect("spirv-val runs");
+    (!o.status.success()).then(|| format!("{}: {}", file.display(), String::from_utf8_lossy(&o.stderr)))
+}
+
+/// glslangValidator on a batch of files (each its own compilation unit; the stage comes from the
+/// extension): `None` when it accepts all, else the lines naming errors (they carry file names).
+pub fn glslang(files: &[PathBuf]) -> Option<String> {
+    let o = Command::new("glslangValidator").args(files).output().expect("glslangValidator runs");
+    (!o.status.success()).then(|| {
+        let text = String::from_utf8_lossy(&o.stdout);
+        let errors: Vec<&str> = text.lines().filter(|l| l.starts_with("ERROR")).take(10).collect();
+        format!(
+            "batch from {}: {}",
+            files.first().map_or(String::new(), |f| f.display().to_string()),
+            errors.join("\n")
+        )
+    })
+}
+
+/// A fresh folder for a test's files, below the system's temporary folder.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("shaderport-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary folder");
+    dir
+}
+
+/// `f` over `items` on every core (at most 16 threads); results in the order of `items`.
+pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 16);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut out: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(k) else { break };
+                        done.push((k, f(item)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("worker thread")).collect()
+    });
+    out.sort_by_key(|(k, _)| *k);
+    out.into_iter().map(|(_, r)| r).collect()
+}
+
+/// A seeded random source (SplitMix64) for test inputs; no statistical claims.
+///
+/// ```
+/// let mut a = testkit::Rng::new(7);
+/// let mut b = testkit::Rng::new(7);
+/// assert_eq!(a.next(), b.next());
+/// assert!(a.below(10) < 10);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+    /// The next 64 random bits.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// The next 32 random bits.
+    pub fn next_u32(&mut self) -> u32 {
+        (self.next() >> 32) as u32
+    }
+    /// A value below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn par_map_keeps_the_order() {
+        let items: Vec<u32> = (0..1000).collect();
+        assert_eq!(par_map(&items, |x| x * 2), items.iter().map(|x| x * 2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn the_corpus_is_in_the_repository() {
+        assert!(files(&corpus("pica/golden"), "shbin").len() >= 31);
+        assert!(corpus("latte-mesa/programs").is_dir());
+    }
+}
