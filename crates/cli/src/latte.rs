@@ -37,7 +37,7 @@ enum LatteCommand {
         /// Find GFDs by scanning for their magic (containers of an unknown layout).
         #[arg(long, conflicts_with = "raw")]
         scan: bool,
-        /// Also write each shader to DIR as <file>_<gfd>_<n>.vsh / .psh / .gs.txt, sources that
+        /// Also write each shader to DIR as `<file>_<gfd>_<n>.vsh` / `.psh` / `.gs.txt`, sources that
         /// `latte asm` reads back.
         #[arg(long, value_name = "DIR", conflicts_with = "raw")]
         split: Option<PathBuf>,
@@ -59,7 +59,7 @@ enum LatteCommand {
         #[arg(long)]
         raw: bool,
     },
-    /// Write every GFD of a container to DIR/<id>.gsh.
+    /// Write every GFD of a container to `DIR/<id>.gsh`.
     Extract {
         file: PathBuf,
         #[arg(short = 'o', long = "output")]

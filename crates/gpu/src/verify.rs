@@ -94,37 +94,34 @@ pub enum VerifyError {
     /// The device failed.
     #[error("{0}")]
     Gpu(#[from] GpuError),
-    /// Geometry shaders are verified with [`crate::verify_geometry`] (not yet available here).
+    /// Geometry shaders are verified with [`verify_geometry`].
     #[error("{0}")]
     Unsupported(String),
 }
 
-/// A small deterministic generator (SplitMix64): inputs only, no statistical claims.
-pub struct Rng(u64);
+/// Random verification inputs over the seeded source of `pica::smith`.
+pub struct Rng(pica::smith::Rng);
 
 impl Rng {
     /// A generator from a seed.
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        Rng(pica::smith::Rng::new(seed))
     }
     /// The next 64 random bits.
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+    pub fn next_u64(&mut self) -> u64 {
+        self.0.next_u64()
     }
     /// A value below `n`.
     pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
+        self.0.below(n)
     }
     /// A float24 value: mostly in [-4, 4], sometimes 0, 1, -1, a power of two, or (when
     /// `special`, for `exact`) any float24 bit pattern, infinity or NaN. `compat` does not model
     /// the float24 range (results past 2^64 overflow only in f32), so it gets moderate values.
     pub fn f24(&mut self, special: bool) -> f32 {
         let r = self.below(64);
-        let v = match r {
+
+        match r {
             0 => 0.0,
             1 => 1.0,
             2 => -1.0,
@@ -138,8 +135,7 @@ impl Rng {
                 let bits = (self.below(1 << 16) as u32) | ((60 + self.below(5) as u32) << 16);
                 F24::from_bits(bits | ((self.below(2) as u32) << 23)).to_f32()
             }
-        };
-        v
+        }
     }
 }
 

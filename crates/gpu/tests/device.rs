@@ -473,7 +473,7 @@ fn random_programs_match_the_interpreter_in_exact() {
         let mut code = Vec::with_capacity(len + 1);
         for k in 0..len {
             let op = ops[rng.below(ops.len() as u64) as usize];
-            let word = (op.first_bits6() as u32) << 26 | (rng.next() as u32 & 0x03FF_FFFF);
+            let word = (op.first_bits6() as u32) << 26 | (rng.next_u64() as u32 & 0x03FF_FFFF);
             let mut inst = Instruction::decode(word);
             // Forward targets only, inside the program: every program terminates.
             let fwd = |rng: &mut gpu::verify::Rng| (k + 1 + rng.below((len - k) as u64) as usize) as u16;
@@ -493,10 +493,8 @@ fn random_programs_match_the_interpreter_in_exact() {
             code.push(inst.encode().unwrap());
         }
         code.push(Instruction { opcode: Opcode::End, operands: Operands::None, extra: 0 }.encode().unwrap());
-        let descs: Vec<u32> = (0..8).map(|_| rng.next() as u32 | 0xF).collect();
-        let mut p = Prog::default();
-        p.code = code;
-        p.descs = descs;
+        let descs: Vec<u32> = (0..8).map(|_| rng.next_u64() as u32 | 0xF).collect();
+        let p = Prog { code, descs };
         let shbin = p.shbin(&[]);
         let kind = translate(&shbin, 0, Options::default()).unwrap().interface.flow;
         *kinds.entry(format!("{kind:?}")).or_insert(0) += 1;

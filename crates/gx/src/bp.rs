@@ -163,7 +163,7 @@ pub struct IndMatrix {
 }
 
 impl IndMatrix {
-    /// The 5-bit scale field: A[23:22] bits 0-1, B[23:22] bits 2-3, C[22] bit 4 (C[23] ignored).
+    /// The 5-bit scale field: A\[23:22\] bits 0-1, B\[23:22\] bits 2-3, C\[22\] bit 4 (C\[23\] ignored).
     pub fn scale(&self) -> u8 {
         self.a.scale_bits | (self.b.scale_bits << 2) | (self.c.scale_bit4 << 4)
     }
@@ -314,7 +314,7 @@ impl TevState {
     pub fn stage(&self, i: usize) -> StageView {
         let o = &self.tev_order[i / 2];
         let k = &self.ksel[i / 2];
-        let (texmap, texcoord, tex_enable, colorchan, kcsel, kasel) = if i % 2 == 0 {
+        let (texmap, texcoord, tex_enable, colorchan, kcsel, kasel) = if i.is_multiple_of(2) {
             (o.texmap0, o.texcoord0, o.enable0, o.colorchan0, k.kcsel0, k.kasel0)
         } else {
             (o.texmap1, o.texcoord1, o.enable1, o.colorchan1, k.kcsel1, k.kasel1)
@@ -348,7 +348,7 @@ impl TevState {
     /// Coordinate shifts (s, t) of indirect stage `n` (0..3) from RAS1_SS.
     pub fn ind_scale(&self, n: usize) -> (u8, u8) {
         let r = &self.ras1_ss[n / 2];
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             (r.ss0, r.ts0)
         } else {
             (r.ss1, r.ts1)

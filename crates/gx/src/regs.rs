@@ -492,12 +492,12 @@ pub fn layout_of(address: u8, raw: u32) -> Option<(String, RegisterLayout)> {
         0x40 => ("z_mode".into(), ZMode::LAYOUT),
         0x41 => ("blend_mode".into(), BlendMode::LAYOUT),
         0x42 => ("const_alpha".into(), ConstAlpha::LAYOUT),
-        0xC0..=0xDF if a % 2 == 0 => (format!("tev_color_env[{}]", (a - 0xC0) / 2), ColorCombiner::LAYOUT),
+        0xC0..=0xDF if a.is_multiple_of(2) => (format!("tev_color_env[{}]", (a - 0xC0) / 2), ColorCombiner::LAYOUT),
         0xC0..=0xDF => (format!("tev_alpha_env[{}]", (a - 0xC1) / 2), AlphaCombiner::LAYOUT),
         0xE0..=0xE7 => {
             let n = ((a - 0xE0) / 2) as usize;
             let reg = if raw & (1 << 23) != 0 { ["k0", "k1", "k2", "k3"][n] } else { ["prev", "c0", "c1", "c2"][n] };
-            if a % 2 == 0 {
+            if a.is_multiple_of(2) {
                 (format!("tev_reg_ra[{reg}]"), TevRegRa::LAYOUT)
             } else {
                 (format!("tev_reg_bg[{reg}]"), TevRegBg::LAYOUT)

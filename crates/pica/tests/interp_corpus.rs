@@ -24,7 +24,7 @@ fn shbins() -> Vec<PathBuf> {
 struct Rng(testkit::Rng);
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0.next()
+        self.0.next_u64()
     }
     /// A float24 value in [-4, 4) with a few bits of fraction (exact).
     fn value(&mut self) -> f32 {

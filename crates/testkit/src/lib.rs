@@ -117,40 +117,8 @@ pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec
     out.into_iter().map(|(_, r)| r).collect()
 }
 
-/// A seeded random source (SplitMix64) for test inputs; no statistical claims.
-///
-/// ```
-/// let mut a = testkit::Rng::new(7);
-/// let mut b = testkit::Rng::new(7);
-/// assert_eq!(a.next(), b.next());
-/// assert!(a.below(10) < 10);
-/// ```
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-    /// The next 64 random bits.
-    #[allow(clippy::should_implement_trait)]
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// The next 32 random bits.
-    pub fn next_u32(&mut self) -> u32 {
-        (self.next() >> 32) as u32
-    }
-    /// A value below `n` (0 when `n` is 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
+/// The seeded random source of test inputs (SplitMix64; the one `pica::smith` generates with).
+pub use pica::smith::Rng;
 
 #[cfg(test)]
 mod tests {

@@ -187,17 +187,17 @@ impl<'m> FnBuilder<'m> {
     pub fn bool(&mut self, v: bool) -> Handle<Expression> {
         self.expr(Expression::Literal(Literal::Bool(v)))
     }
-    /// A vec4<f32> of one value.
+    /// A `vec4<f32>` of one value.
     pub fn f32x4(&mut self, v: f32) -> Handle<Expression> {
         let s = self.f32(v);
         self.splat(s)
     }
-    /// A vec4<u32> of one value.
+    /// A `vec4<u32>` of one value.
     pub fn u32x4(&mut self, v: u32) -> Handle<Expression> {
         let s = self.u32(v);
         self.splat(s)
     }
-    /// A vec4<i32> of one value.
+    /// A `vec4<i32>` of one value.
     pub fn i32x4(&mut self, v: i32) -> Handle<Expression> {
         let s = self.i32(v);
         self.splat(s)

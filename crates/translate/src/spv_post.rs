@@ -94,7 +94,7 @@ pub fn preserve_inf_nan(words: &[u32]) -> Vec<u32> {
                     u32::from_le_bytes(b)
                 })
                 .collect();
-            if name.len() % 4 == 0 {
+            if name.len().is_multiple_of(4) {
                 lit.push(0);
             }
             out.push(((1 + lit.len()) as u32) << 16 | OP_EXTENSION);

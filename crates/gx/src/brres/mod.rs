@@ -35,7 +35,7 @@ pub struct Brres {
     pub models: Vec<Model>,
     /// Textures of the "Textures(NW4R)" group.
     pub textures: Vec<Texture>,
-    /// Other groups, by name, with their entry names (not written back by [`write`]).
+    /// Other groups, by name, with their entry names (not written back by [`write()`]).
     pub other_groups: Vec<Group>,
 }
 

@@ -28,7 +28,7 @@ impl Out {
         at
     }
     fn align(&mut self, a: usize) {
-        while self.buf.len() % a != 0 {
+        while !self.buf.len().is_multiple_of(a) {
             self.buf.push(0);
         }
     }

@@ -55,7 +55,7 @@ fn finish(r: f32) -> f32 {
 /// `lo` the (exact) remainder. `lo` is only needed when `hi` lies exactly half-way between two
 /// float24 values: then its sign says on which side the exact value is. Otherwise `hi` alone
 /// decides (the float24 half-way points are f32 values, so `hi` is on the same side of them as the
-/// exact value). Round to nearest, ties to even; then [`finish`].
+/// exact value). Round to nearest, ties to even; then `finish`.
 #[inline(always)]
 pub fn round(hi: f32, lo: impl FnOnce() -> f32) -> f32 {
     if hi.is_nan() {

@@ -270,7 +270,7 @@ mod tests {
         // end
         assert_eq!(Instruction::decode(0x8800_0000).opcode, Opcode::End);
         // mad r0, v0, c1, r2 (format 5)
-        let word = 0x38u32 << 26 | 0x10 << 24 | 0x00 << 17 | 0x21 << 10 | 0x12 << 5 | 3;
+        let word = (0x38u32 << 26 | 0x10 << 24) | 0x21 << 10 | 0x12 << 5 | 3;
         let i = Instruction::decode(word);
         assert_eq!(
             i.operands,

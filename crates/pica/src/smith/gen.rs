@@ -51,17 +51,9 @@ pub struct SmithProgram {
 
 /// Generates a program from a seed (deterministic).
 pub fn generate(seed: u64, config: &Config) -> SmithProgram {
-    // splitmix64 expands the seed into the byte stream Unstructured reads.
-    let mut state = seed;
-    let bytes: Vec<u8> = (0..8192)
-        .flat_map(|_| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            (z ^ (z >> 31)).to_le_bytes()
-        })
-        .collect();
+    // The seeded source expands the seed into the byte stream Unstructured reads.
+    let mut rng = super::Rng::new(seed);
+    let bytes: Vec<u8> = (0..8192).flat_map(|_| rng.next_u64().to_le_bytes()).collect();
     let mut u = Unstructured::new(&bytes);
     arbitrary_program(&mut u, config).expect("generation only fails on exhausted input, which yields defaults")
 }

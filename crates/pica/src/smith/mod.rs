@@ -17,8 +17,10 @@
 mod ast;
 mod builder;
 mod gen;
+mod rng;
 mod shbin;
 
 pub use ast::{Ast, Stmt, Test};
 pub use builder::{plain_desc, Builder, Built};
 pub use gen::{arbitrary_program, generate, Config, SmithProgram};
+pub use rng::Rng;

@@ -290,10 +290,7 @@ impl Gen<'_> {
 
         let mut cases = Vec::with_capacity(self.code.len() + 1);
         let live = reachable(self.code, main);
-        for k in 0..self.code.len() {
-            if !live[k] {
-                continue;
-            }
+        for (k, _) in live.iter().enumerate().filter(|(_, &l)| l) {
             self.fb.open();
             self.case(&d, k as u32);
             let body = self.fb.close();

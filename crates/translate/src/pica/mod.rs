@@ -145,10 +145,7 @@ pub fn translate(shbin: &Shbin, entry: usize, options: Options) -> Result<Transl
     // Helpers come first: functions must precede their callers.
     let exact_fns = (options.precision == Precision::Exact).then(|| exact::build(&mut module, &abi));
     let compat_mul = (options.precision == Precision::Compat).then(|| ops::build_compat_mul(&mut module, abi.vec4f));
-    let emit_fn = match &gs_state {
-        Some(g) => Some(gs::emit_function(&mut module, &abi, g)),
-        None => None,
-    };
+    let emit_fn = gs_state.as_ref().map(|g| gs::emit_function(&mut module, &abi, g));
     let straight = if options.dispatch_only { None } else { flow::straight_line(code, dvle.main) };
     let tree = if straight.is_some() || options.dispatch_only { None } else { structured::analyze(code, dvle.main) };
     let tree = tree

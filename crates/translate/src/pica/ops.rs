@@ -282,7 +282,7 @@ impl Gen<'_> {
     /// Float to a0 register value: truncation toward zero (specs/pica200-facts.md), NaN to 0 and
     /// a clamp so the conversion is defined on every back end (any |value| > 255 is out of the
     /// addressing range either way).
-    fn to_addr(&mut self, x: H) -> H {
+    fn address_of(&mut self, x: H) -> H {
         let lo = self.fb.f32(-1024.0);
         let hi = self.fb.f32(1024.0);
         let c = self.fb.math3(M::Clamp, x, lo, hi);
@@ -441,7 +441,7 @@ impl Gen<'_> {
                         for k in 0..2 {
                             if mask & (8 >> k) != 0 {
                                 let x = self.fb.at(a, k);
-                                comps.push(self.to_addr(x));
+                                comps.push(self.address_of(x));
                             } else {
                                 comps.push(self.fb.at(old, k));
                             }
