@@ -11,7 +11,7 @@ mod operands;
 use fields::instruction_formats;
 pub use fields::Field;
 
-pub use opcodes::{Format, Opcode};
+pub use opcodes::{DescUse, Flow, Format, Opcode, Output};
 pub use operands::{mask_name, AddrIndex, CmpOp, CondOp, Condition, DstReg, OperandDescriptor, SrcReg, Swizzle};
 
 /// The operands of an instruction, by format.
@@ -66,60 +66,17 @@ pub enum EncodeError {
     WrongOperands { opcode: &'static str },
 }
 
+// One line per format, from the most significant field; every bit of an instruction word is
+// placed here and nowhere else (specs/pica200-shader-isa.md "Instruction formats").
 instruction_formats! {
-    F1 | F1u => Arith rel Src1 {
-        dst: DstReg = [25:21],
-        idx: AddrIndex = [20:19],
-        src1: SrcReg = [18:12],
-        src2: SrcReg = [11:7],
-        desc: u8 = [6:0],
-    }
-    F1i => Arith rel Src2 {
-        dst: DstReg = [25:21],
-        idx: AddrIndex = [20:19],
-        src1: SrcReg = [18:14],
-        src2: SrcReg = [13:7],
-        desc: u8 = [6:0],
-    }
-    F1c => Cmp rel Src1 {
-        cmp_x: CmpOp = [26:24],
-        cmp_y: CmpOp = [23:21],
-        idx: AddrIndex = [20:19],
-        src1: SrcReg = [18:12],
-        src2: SrcReg = [11:7],
-        desc: u8 = [6:0],
-    }
-    F5 => Mad rel Src2 {
-        dst: DstReg = [28:24],
-        idx: AddrIndex = [23:22],
-        src1: SrcReg = [21:17],
-        src2: SrcReg = [16:10],
-        src3: SrcReg = [9:5],
-        desc: u8 = [4:0],
-    }
-    F5i => Mad rel Src3 {
-        dst: DstReg = [28:24],
-        idx: AddrIndex = [23:22],
-        src1: SrcReg = [21:17],
-        src2: SrcReg = [16:12],
-        src3: SrcReg = [11:5],
-        desc: u8 = [4:0],
-    }
-    F2 => Flow rel none {
-        cond: Condition = [25:22],
-        dst: u16 = [21:10] "target",
-        num: u8 = [7:0],
-    }
-    F3 => Uniform rel none {
-        id: u8 = [25:22] "uniform id",
-        dst: u16 = [21:10] "target",
-        num: u8 = [7:0],
-    }
-    F4 => SetEmit rel none {
-        vertex: u8 = [25:24] "vertex id",
-        primitive: bool = [23:23],
-        winding: bool = [22:22],
-    }
+    F1 | F1u => Arith rel Src1 { dst: DstReg = [25:21], idx: AddrIndex = [20:19], src1: SrcReg = [18:12], src2: SrcReg = [11:7], desc: u8 = [6:0] }
+    F1i => Arith rel Src2 { dst: DstReg = [25:21], idx: AddrIndex = [20:19], src1: SrcReg = [18:14], src2: SrcReg = [13:7], desc: u8 = [6:0] }
+    F1c => Cmp rel Src1 { cmp_x: CmpOp = [26:24], cmp_y: CmpOp = [23:21], idx: AddrIndex = [20:19], src1: SrcReg = [18:12], src2: SrcReg = [11:7], desc: u8 = [6:0] }
+    F5 => Mad rel Src2 { dst: DstReg = [28:24], idx: AddrIndex = [23:22], src1: SrcReg = [21:17], src2: SrcReg = [16:10], src3: SrcReg = [9:5], desc: u8 = [4:0] }
+    F5i => Mad rel Src3 { dst: DstReg = [28:24], idx: AddrIndex = [23:22], src1: SrcReg = [21:17], src2: SrcReg = [16:12], src3: SrcReg = [11:5], desc: u8 = [4:0] }
+    F2 => Flow rel none { cond: Condition = [25:22], dst: u16 = [21:10] "target", num: u8 = [7:0] }
+    F3 => Uniform rel none { id: u8 = [25:22] "uniform id", dst: u16 = [21:10] "target", num: u8 = [7:0] }
+    F4 => SetEmit rel none { vertex: u8 = [25:24] "vertex id", primitive: bool = [23:23], winding: bool = [22:22] }
     F0 => None rel none {}
 }
 
@@ -168,7 +125,7 @@ impl Instruction {
 
     /// The source that the `idx` field offsets, for formats that have one.
     pub fn relative_source(&self) -> Option<RelativeSource> {
-        self.opcode.format()?.relative_source()
+        self.opcode.relative_source()
     }
 
     /// Every field of `word` in its format's table, by name, with its raw value (the opcode
