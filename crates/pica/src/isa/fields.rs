@@ -80,32 +80,20 @@ impl FieldValue for SrcReg {
     }
 }
 
-impl FieldValue for DstReg {
-    fn from_bits(bits: u32) -> Self {
-        DstReg::from_raw(bits as u8)
-    }
-    fn to_bits(self) -> u32 {
-        self.raw() as u32
-    }
+/// Register and operator fields: the type's own `from_raw(u8)` and `raw() -> u8`.
+macro_rules! raw_field_value {
+    ($($t:ty),*) => {$(
+        impl FieldValue for $t {
+            fn from_bits(bits: u32) -> Self {
+                <$t>::from_raw(bits as u8)
+            }
+            fn to_bits(self) -> u32 {
+                self.raw() as u32
+            }
+        }
+    )*};
 }
-
-impl FieldValue for AddrIndex {
-    fn from_bits(bits: u32) -> Self {
-        AddrIndex::from_raw(bits as u8)
-    }
-    fn to_bits(self) -> u32 {
-        self.raw() as u32
-    }
-}
-
-impl FieldValue for CmpOp {
-    fn from_bits(bits: u32) -> Self {
-        CmpOp::from_raw(bits as u8)
-    }
-    fn to_bits(self) -> u32 {
-        self.raw() as u32
-    }
-}
+raw_field_value!(DstReg, AddrIndex, CmpOp);
 
 /// A condition is one 4-bit field: REFX (bit 3), REFY (bit 2), CONDOP (bits 1-0).
 impl FieldValue for Condition {
@@ -117,23 +105,20 @@ impl FieldValue for Condition {
     }
 }
 
-impl FieldValue for u8 {
-    fn from_bits(bits: u32) -> Self {
-        bits as u8
-    }
-    fn to_bits(self) -> u32 {
-        self as u32
-    }
+/// Plain numbers.
+macro_rules! int_field_value {
+    ($($t:ty),*) => {$(
+        impl FieldValue for $t {
+            fn from_bits(bits: u32) -> Self {
+                bits as $t
+            }
+            fn to_bits(self) -> u32 {
+                self as u32
+            }
+        }
+    )*};
 }
-
-impl FieldValue for u16 {
-    fn from_bits(bits: u32) -> Self {
-        bits as u16
-    }
-    fn to_bits(self) -> u32 {
-        self as u32
-    }
-}
+int_field_value!(u8, u16);
 
 impl FieldValue for bool {
     fn from_bits(bits: u32) -> Self {
