@@ -248,6 +248,13 @@ fn label_target(targets: &dyn Targets, dst: u16) -> Result<&str, Problem> {
 /// IFU, IFC and LOOP print only their head (`ifc cmp.x`, `for i0`): their targets are the block
 /// structure, which the caller checks and prints.
 pub(crate) fn instruction_text(ins: &Instruction, cx: &Context) -> Result<String, Problem> {
+    let text = operands_text(ins, cx)?;
+    // Judged last, so that a word with other problems keeps reporting those.
+    check_relative(ins)?;
+    Ok(text)
+}
+
+fn operands_text(ins: &Instruction, cx: &Context) -> Result<String, Problem> {
     let (descs, targets, names, max_output) = (cx.descs, cx.targets, cx.names, cx.max_output);
     let Some(mnemonic) = ins.opcode.mnemonic() else {
         return Err(format!("unknown opcode {:#04x}", ins.opcode.first_bits6()));
@@ -261,7 +268,6 @@ pub(crate) fn instruction_text(ins: &Instruction, cx: &Context) -> Result<String
     if ins.extra != 0 {
         return Err(format!("bits {:#010x} outside every field of {mnemonic}", ins.extra));
     }
-    check_relative(ins)?;
     let format = ins.opcode.format();
     match (format, ins.operands) {
         (Some(Format::F1), Operands::Arith { dst, src1, src2, idx, desc }) => {
