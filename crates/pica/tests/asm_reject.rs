@@ -61,6 +61,8 @@ fn asm_ok(text: &str) -> pica::asm::Assembly {
 
 #[test]
 fn picasso_error_meanings() {
+    let e = asm_err(".proc main\n  mov o1.xyz, r0[a0.x]\n  end\n.end\n");
+    assert_eq!(e.to_string(), "t.pica:2: error: index register not allowed with this kind of register");
     let cases: &[(&str, u32, ErrorKind)] = &[
         ("mov r0, r1\n", 1, ErrorKind::OutsideBlock),
         (".proc main\n  add r0, v0, v1\n  end\n.end\n", 2, ErrorKind::BadInputCombination),
@@ -73,11 +75,15 @@ fn picasso_error_meanings() {
         (".proc main\n  add r0, r1, c0\n  end\n.end\n", 2, ErrorKind::InvalidSource { n: 2, text: "c0".into() }),
         (".fvec a\n.fvec a\n", 2, ErrorKind::DuplicateIdentifier("a".into())),
         (
-            ".proc main\n  mov r0, c0[a0.x+1]\n  mov r1, r0[a0.x]\n  cmp r0, eq, ne, c0\n.end\n",
+            ".proc main\n  mov r0, c0[a0.x+1]\n  mov r1, c1[a0.x]\n  cmp r0, eq, ne, c0\n.end\n",
             4,
             ErrorKind::InvalidSource { n: 2, text: "c0".into() },
         ),
         ("l: l:\n", 1, ErrorKind::DuplicateLabel("l".into())),
+        // Relative addressing on anything but a float uniform (picasso's words).
+        (".proc main\n  mov o1.xyz, r0[a0.x]\n  end\n.end\n", 2, ErrorKind::IndexNotAllowedWithKind),
+        (".alias t r3\n.proc main\n  nop\n  add r0, t[aL], r1\n  end\n.end\n", 4, ErrorKind::IndexNotAllowedWithKind),
+        (".proc main\n  mad r0, v0, r1, v0[a0.y]\n  end\n.end\n", 2, ErrorKind::IndexNotAllowedWithKind),
         (".else\n", 1, ErrorKind::UnmatchedElse),
     ];
     for (src, line, kind) in cases {

@@ -9,6 +9,7 @@
 use arbitrary::{Result, Unstructured};
 use pica::asm::{assemble, Options, Source};
 use pica::disasm::disassemble;
+use pica::isa::Opcode;
 use proptest::prelude::*;
 
 struct Smith<'a, 'b> {
@@ -115,16 +116,19 @@ impl Smith<'_, '_> {
         let was_mova = std::mem::replace(&mut self.last_mova, false);
         let text = match choice {
             0..=4 => {
-                let op = *self.u.choose(&["add", "dp3", "dp4", "dph", "dst", "mul", "sge", "slt", "max", "min"])?;
+                let ops: Vec<Opcode> = Opcode::arithmetic(2).collect();
+                let opcode = *self.u.choose(&ops)?;
+                let op = opcode.mnemonic().unwrap_or("add");
                 let d = self.dest()?;
-                if matches!(op, "dph" | "dst" | "sge" | "slt") && self.u.ratio(1, 3)? {
+                if opcode.inverted().is_some() && self.u.ratio(1, 3)? {
                     format!("{op} {d}, {}, {}", self.narrow(vin)?, self.uniform_src()?)
                 } else {
                     format!("{op} {d}, {}, {}", self.wide(vin)?, self.narrow(vin)?)
                 }
             }
             5..=7 => {
-                let op = *self.u.choose(&["mov", "flr", "rcp", "rsq", "ex2", "lg2", "litp"])?;
+                let ops: Vec<&str> = Opcode::arithmetic(1).filter_map(Opcode::mnemonic).collect();
+                let op = *self.u.choose(&ops)?;
                 format!("{op} {}, {}", self.dest()?, self.wide(vin)?)
             }
             8 if !was_mova => {

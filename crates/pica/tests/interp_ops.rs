@@ -10,7 +10,7 @@ use pica::isa::{CmpOp, OperandDescriptor, Swizzle};
 /// Runs `op o0, c0, r0(=c1)` (or the I form `op o0, r0(=c0), c1`) and returns o0.
 fn op2(op: Opcode, a: [f32; 4], b: [f32; 4]) -> [f32; 4] {
     let mut p = Builder::new();
-    let inverted = matches!(op, Opcode::Dphi | Opcode::Dsti | Opcode::Sgei | Opcode::Slti);
+    let inverted = op.is_inverted();
     if inverted {
         p.unary(Opcode::Mov, rd(0), c(0), NONE, all());
         p.alu(op, o(0), r(0), c(1), NONE, all());

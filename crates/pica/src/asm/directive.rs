@@ -7,7 +7,18 @@ use super::error::{AsmError, ErrorKind};
 use super::operand::{parse_swizzle, Alias, Reg, RegKind, IDENTITY};
 use super::text::{c_atof, c_atoi, is_identifier, trim, Args};
 use crate::float24::F24;
-use crate::isa::Opcode;
+use crate::isa::{Flow, Opcode};
+
+/// True when picasso puts a padding NOP between `op` and a following `.else`/`.end` (its `-n`
+/// switch turns this off): after flow control whose return lands on the next instruction, jumps
+/// and calls, and after BREAK and BREAKC at the end of a FOR (picasso 2.5 changelog, auto-NOP).
+pub(crate) fn padding_after(op: Opcode, in_for: bool) -> bool {
+    match op.flow() {
+        Flow::Jump | Flow::Call => true,
+        Flow::Break => in_for,
+        Flow::Next | Flow::End | Flow::If | Flow::Loop => false,
+    }
+}
 use crate::shbin::{Constant, Output, OutputKind};
 
 /// picasso's f32 -> float24: zero (of either sign) is +0, then truncation, underflow flushed to a
@@ -143,13 +154,9 @@ impl Asm {
         self.push_block(Block::Proc { name: name.to_string(), start: self.pc() })
     }
 
-    /// True when the instruction before the block end needs a NOP after it: flow control whose
-    /// return lands on the next instruction (picasso 2.5 changelog, auto-NOP).
+    /// True when the instruction before the block end needs a NOP after it.
     fn needs_padding_after_last(&self, in_for: bool) -> bool {
-        matches!(
-            self.code.last().map(|s| s.inst.opcode),
-            Some(Opcode::Jmpc | Opcode::Jmpu | Opcode::Call | Opcode::Callc | Opcode::Callu)
-        ) || (in_for && matches!(self.code.last().map(|s| s.inst.opcode), Some(Opcode::Breakc | Opcode::Break)))
+        self.code.last().is_some_and(|s| padding_after(s.inst.opcode, in_for))
     }
 
     fn dir_else(&mut self, args: &mut Args) -> Result<(), AsmError> {

@@ -51,6 +51,8 @@ pub enum ErrorKind {
     MissingBracket(String),
     #[error("index register not allowed here: {0}")]
     IndexNotAllowed(String),
+    #[error("index register not allowed with this kind of register")]
+    IndexNotAllowedWithKind,
     #[error("index register not allowed in source{0}")]
     IndexNotAllowedInSource(u8),
     #[error("invalid register offset: {0}")]

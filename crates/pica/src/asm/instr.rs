@@ -4,10 +4,12 @@
 
 use super::core::{Asm, Block, Reloc};
 use super::error::{AsmError, ErrorKind};
-use super::opdesc::{make, MASK_12, MASK_D1, MASK_D12, MASK_D123};
+use super::opdesc::make;
 use super::operand::{parse_condition, parse_operand, Operand, RegKind};
 use super::text::{is_identifier, Args};
-use crate::isa::{AddrIndex, CmpOp, CondOp, Condition, DstReg, Instruction, Opcode, Operands, SrcReg};
+use crate::isa::{
+    AddrIndex, CmpOp, CondOp, Condition, DstReg, Flow, Format, Instruction, Opcode, Operands, Output, SrcReg,
+};
 
 fn narrow(kind: RegKind) -> bool {
     matches!(kind, RegKind::Input | RegKind::Temp)
@@ -66,9 +68,21 @@ impl Asm {
         Ok(())
     }
 
-    fn desc(&mut self, opcode: Opcode, desc: u32, mask: u32) -> Result<u8, AsmError> {
-        let i = self.opdescs.find_or_add(opcode, desc, mask).map_err(|e| self.opdesc_err(e))?;
-        Ok(i as u8)
+    /// The descriptor index of an `opcode` instruction with descriptor bits `desc` (picasso's
+    /// allocation); when a MAD's entry had to move below 32, the instructions already emitted are
+    /// renumbered.
+    fn desc(&mut self, opcode: Opcode, desc: u32) -> Result<u8, AsmError> {
+        let a = self.opdescs.allocate(opcode, desc).map_err(|e| self.opdesc_err(e))?;
+        if a.swap.is_some() {
+            for slot in &mut self.code {
+                if let Operands::Arith { desc: d, .. } | Operands::Cmp { desc: d, .. } | Operands::Mad { desc: d, .. } =
+                    &mut slot.inst.operands
+                {
+                    *d = a.renumber(*d as usize) as u8;
+                }
+            }
+        }
+        Ok(a.index as u8)
     }
 
     fn target<'a>(&self, args: &mut Args<'a>) -> Result<&'a str, AsmError> {
@@ -83,55 +97,42 @@ impl Asm {
         Reloc { at: self.code.len(), name: name.to_string(), file: self.file.clone(), line: self.line }
     }
 
+    /// The last argument of a call or a jump: a procedure or a label to resolve at the end.
+    fn target_reloc(&mut self, opcode: Opcode, args: &mut Args) -> Result<(), AsmError> {
+        let name = self.target(args)?;
+        self.no_more(args)?;
+        let r = self.reloc(name);
+        if opcode.flow() == Flow::Call {
+            self.proc_relocs.push(r);
+        } else {
+            self.label_relocs.push(r);
+        }
+        Ok(())
+    }
+
     /// Assembles one instruction statement.
     pub fn instruction(&mut self, cmd: &str, mut args: Args) -> Result<(), AsmError> {
-        // Mnemonics are case-insensitive; lower-case them on the stack (the longest is 7 bytes).
-        let mut buf = [0u8; 8];
-        let lower = match cmd.as_bytes() {
-            b if b.len() <= buf.len() => {
-                buf[..b.len()].copy_from_slice(b);
-                buf[..b.len()].make_ascii_lowercase();
-                std::str::from_utf8(&buf[..b.len()]).unwrap_or("")
-            }
-            _ => "",
+        // Mnemonics are case-insensitive; `for` is picasso's LOOP; an inverted form's mnemonic
+        // means its plain twin, since the form is chosen from the operands.
+        let named = if cmd.eq_ignore_ascii_case("for") { Some(Opcode::Loop) } else { Opcode::from_mnemonic(cmd) };
+        let Some(opcode) = named.map(Opcode::plain) else {
+            return Err(self.err(ErrorKind::InvalidInstruction(cmd.to_string())));
         };
         let a = &mut args;
-        match lower {
-            "nop" => self.format0(Opcode::Nop, a),
-            "end" => self.format0(Opcode::End, a),
-            "emit" => self.format0(Opcode::Emit, a),
-            "break" => self.format0(Opcode::Break, a),
-            "add" => self.format1(Opcode::Add, None, a),
-            "dp3" => self.format1(Opcode::Dp3, None, a),
-            "dp4" => self.format1(Opcode::Dp4, None, a),
-            "mul" => self.format1(Opcode::Mul, None, a),
-            "max" => self.format1(Opcode::Max, None, a),
-            "min" => self.format1(Opcode::Min, None, a),
-            "dph" | "dphi" => self.format1(Opcode::Dph, Some(Opcode::Dphi), a),
-            "dst" | "dsti" => self.format1(Opcode::Dst, Some(Opcode::Dsti), a),
-            "sge" | "sgei" => self.format1(Opcode::Sge, Some(Opcode::Sgei), a),
-            "slt" | "slti" => self.format1(Opcode::Slt, Some(Opcode::Slti), a),
-            "ex2" => self.format1u(Opcode::Ex2, a),
-            "lg2" => self.format1u(Opcode::Lg2, a),
-            "litp" => self.format1u(Opcode::Litp, a),
-            "flr" => self.format1u(Opcode::Flr, a),
-            "rcp" => self.format1u(Opcode::Rcp, a),
-            "rsq" => self.format1u(Opcode::Rsq, a),
-            "mov" => self.format1u(Opcode::Mov, a),
-            "mova" => self.mova(a),
-            "cmp" => self.cmp(a),
-            "mad" | "madi" => self.mad(a),
-            "call" => self.call(a),
-            "for" | "loop" => self.for_loop(a),
-            "breakc" => self.format2(Opcode::Breakc, a),
-            "callc" => self.format2(Opcode::Callc, a),
-            "ifc" => self.format2(Opcode::Ifc, a),
-            "jmpc" => self.format2(Opcode::Jmpc, a),
-            "callu" => self.format3(Opcode::Callu, a),
-            "ifu" => self.format3(Opcode::Ifu, a),
-            "jmpu" => self.format3(Opcode::Jmpu, a),
-            "setemit" => self.setemit(a),
-            _ => Err(self.err(ErrorKind::InvalidInstruction(cmd.to_string()))),
+        match opcode.format() {
+            Some(Format::F0) => self.format0(opcode, a),
+            Some(Format::F1) => self.format1(opcode, a),
+            Some(Format::F1u) if opcode.output() == Output::Address => self.mova(a),
+            Some(Format::F1u) => self.format1u(opcode, a),
+            Some(Format::F1c) => self.cmp(a),
+            Some(Format::F5) => self.mad(a),
+            // CALL is the one format-2 opcode without a condition in picasso's syntax.
+            Some(Format::F2) if opcode == Opcode::Call => self.call(a),
+            Some(Format::F2) => self.format2(opcode, a),
+            Some(Format::F3) if opcode.flow() == Flow::Loop => self.for_loop(a),
+            Some(Format::F3) => self.format3(opcode, a),
+            Some(Format::F4) => self.setemit(a),
+            Some(Format::F1i | Format::F5i) | None => Err(self.err(ErrorKind::InvalidInstruction(cmd.to_string()))),
         }
     }
 
@@ -141,7 +142,8 @@ impl Asm {
         Ok(())
     }
 
-    fn format1(&mut self, opcode: Opcode, inverse: Option<Opcode>, args: &mut Args) -> Result<(), AsmError> {
+    fn format1(&mut self, opcode: Opcode, args: &mut Args) -> Result<(), AsmError> {
+        let inverse = opcode.inverted();
         let (dt, s1t, s2t) = (self.arg(args)?, self.arg(args)?, self.arg(args)?);
         self.no_more(args)?;
         let (dst, mask) = self.dest(dt)?;
@@ -154,7 +156,7 @@ impl Asm {
         if bad_inputs(s1, s2) {
             return Err(self.err(ErrorKind::BadInputCombination));
         }
-        let desc = self.desc(opcode, make(mask as u32, s1.src_bits(), s2.src_bits(), 0), MASK_D12)?;
+        let desc = self.desc(opcode, make(mask as u32, s1.src_bits(), s2.src_bits(), 0))?;
         let idx = AddrIndex::from_raw(if inverted { s2.idx } else { s1.idx });
         let opcode = if inverted { inverse.unwrap_or(opcode) } else { opcode };
         self.emit(Instruction {
@@ -171,7 +173,7 @@ impl Asm {
         let (dst, mask) = self.dest(dt)?;
         let s1 = self.operand(s1t, true)?;
         self.check_src(s1, s1t, 1, true)?;
-        let desc = self.desc(opcode, make(mask as u32, s1.src_bits(), 0, 0), MASK_D1)?;
+        let desc = self.desc(opcode, make(mask as u32, s1.src_bits(), 0, 0))?;
         let operands =
             Operands::Arith { dst, src1: src(s1), src2: SrcReg::Input(0), idx: AddrIndex::from_raw(s1.idx), desc };
         self.emit(Instruction { opcode, operands, extra: 0 });
@@ -202,7 +204,7 @@ impl Asm {
         if self.code.last().is_some_and(|s| s.inst.opcode == Opcode::Mova) {
             return Err(self.err(ErrorKind::ConsecutiveMova));
         }
-        let desc = self.desc(Opcode::Mova, make(mask, s1.src_bits(), 0, 0), MASK_D1)?;
+        let desc = self.desc(Opcode::Mova, make(mask, s1.src_bits(), 0, 0))?;
         let operands = Operands::Arith {
             dst: DstReg::Output(0),
             src1: src(s1),
@@ -233,7 +235,7 @@ impl Asm {
         let (cmp_x, cmp_y) = (cmp_op(xt)?, cmp_op(yt)?);
         let s2 = self.operand(s2t, false)?;
         self.check_src(s2, s2t, 2, false)?;
-        let desc = self.desc(Opcode::Cmp, make(0, s1.src_bits(), s2.src_bits(), 0), MASK_12)?;
+        let desc = self.desc(Opcode::Cmp, make(0, s1.src_bits(), s2.src_bits(), 0))?;
         let operands =
             Operands::Cmp { src1: src(s1), src2: src(s2), idx: AddrIndex::from_raw(s1.idx), cmp_x, cmp_y, desc };
         self.emit(Instruction { opcode: Opcode::Cmp, operands, extra: 0 });
@@ -254,22 +256,10 @@ impl Asm {
         if bad_inputs(s1, s2) || bad_inputs(s2, s3) || bad_inputs(s3, s1) {
             return Err(self.err(ErrorKind::BadInputCombination));
         }
-        let desc = self.desc(Opcode::Mad, make(mask as u32, s1.src_bits(), s2.src_bits(), s3.src_bits()), MASK_D123)?;
-        let (desc, swap) = self.opdescs.settle_mad(desc as usize).map_err(|e| self.opdesc_err(e))?;
-        if let Some((a, b)) = swap {
-            for slot in &mut self.code {
-                if let Operands::Arith { desc: d, .. } | Operands::Cmp { desc: d, .. } = &mut slot.inst.operands {
-                    if *d as usize == a {
-                        *d = b as u8;
-                    } else if *d as usize == b {
-                        *d = a as u8;
-                    }
-                }
-            }
-        }
+        let desc = self.desc(Opcode::Mad, make(mask as u32, s1.src_bits(), s2.src_bits(), s3.src_bits()))?;
         let idx = AddrIndex::from_raw(if inverted { s3.idx } else { s2.idx });
         let opcode = if inverted { Opcode::Madi } else { Opcode::Mad };
-        let operands = Operands::Mad { dst, src1: src(s1), src2: src(s2), src3: src(s3), idx, desc: desc as u8 };
+        let operands = Operands::Mad { dst, src1: src(s1), src2: src(s2), src3: src(s3), idx, desc };
         self.emit(Instruction { opcode, operands, extra: 0 });
         Ok(())
     }
@@ -303,18 +293,9 @@ impl Asm {
     fn format2(&mut self, opcode: Opcode, args: &mut Args) -> Result<(), AsmError> {
         let c = parse_condition(self.arg(args)?).map_err(|k| self.err(k))?;
         let cond = Condition { op: CondOp::from_raw(c.op), refx: c.refx, refy: c.refy };
-        match opcode {
-            Opcode::Callc | Opcode::Jmpc => {
-                let name = self.target(args)?;
-                self.no_more(args)?;
-                let r = self.reloc(name);
-                if opcode == Opcode::Callc {
-                    self.proc_relocs.push(r);
-                } else {
-                    self.label_relocs.push(r);
-                }
-            }
-            Opcode::Ifc => {
+        match opcode.flow() {
+            Flow::Call | Flow::Jump => self.target_reloc(opcode, args)?,
+            Flow::If => {
                 self.no_more(args)?;
                 self.push_block(Block::If { pos: self.pc(), else_start: None })?;
             }
@@ -328,7 +309,7 @@ impl Asm {
         let mut t = self.arg(args)?;
         let mut num = 0;
         if let Some(rest) = t.strip_prefix('!') {
-            if opcode != Opcode::Jmpu {
+            if opcode.flow() != Flow::Jump {
                 return Err(self.err(ErrorKind::NoInversion(if opcode == Opcode::Callu { "CALLU" } else { "IFU" })));
             }
             num = 1;
@@ -338,21 +319,12 @@ impl Asm {
         if op.reg.kind != RegKind::Bool {
             return Err(self.err(ErrorKind::Invalid { what: "boolean uniform", text: t.to_string() }));
         }
-        match opcode {
-            Opcode::Ifu => {
+        match opcode.flow() {
+            Flow::If => {
                 self.no_more(args)?;
                 self.push_block(Block::If { pos: self.pc(), else_start: None })?;
             }
-            _ => {
-                let name = self.target(args)?;
-                self.no_more(args)?;
-                let r = self.reloc(name);
-                if opcode == Opcode::Callu {
-                    self.proc_relocs.push(r);
-                } else {
-                    self.label_relocs.push(r);
-                }
-            }
+            _ => self.target_reloc(opcode, args)?,
         }
         self.emit(Instruction {
             opcode,

@@ -17,12 +17,13 @@ mod directive;
 mod error;
 mod header;
 mod instr;
-mod opdesc;
+pub(crate) mod opdesc;
 mod operand;
 pub mod smith;
 mod text;
 
 use crate::shbin::{Dvle, Dvlp, GeometryMode, ShaderType, Shbin, Uniform};
+pub(crate) use directive::padding_after;
 pub use error::{AsmError, ErrorKind, Warning};
 
 /// Assembler switches.

@@ -247,6 +247,11 @@ pub fn parse_operand(text: &str, aliases: &Aliases, allow_idx: bool, max_output:
     } else {
         (parse_register(base, max_output)?, negate, swizzle)
     };
+    // picasso indexes only float uniforms (c registers): the hardware adds the address register
+    // to constant sources alone.
+    if idx != 0 && reg.kind != RegKind::Float {
+        return Err(ErrorKind::IndexNotAllowedWithKind);
+    }
     let max = if reg.kind == RegKind::Output { max_output } else { reg.kind.count() };
     let index = reg.index + offset;
     if index >= max {
@@ -344,6 +349,11 @@ mod tests {
         assert!(matches!(parse_operand("c10[a0.x]", &a, false, 16), Err(ErrorKind::IndexNotAllowed(_))));
         assert!(matches!(parse_operand("c10[-1]", &a, true, 16), Err(ErrorKind::InvalidOffset(_))));
         assert!(parse_operand("c95[1]", &a, true, 16).is_err());
+        // Only float uniforms take an index register; an offset alone is fine on any kind.
+        for text in ["r0[a0.x]", "v3[aL]", "r2[a0.y+1]"] {
+            assert_eq!(parse_operand(text, &a, true, 16), Err(ErrorKind::IndexNotAllowedWithKind), "{text}");
+        }
+        assert_eq!(parse_operand("r0[1]", &a, true, 16).unwrap().reg, Reg { kind: RegKind::Temp, index: 1 });
     }
 
     #[test]

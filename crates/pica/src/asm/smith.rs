@@ -9,6 +9,8 @@ use std::fmt::Write;
 
 use arbitrary::{Result, Unstructured};
 
+use crate::isa::Opcode;
+
 /// Knobs of the generator.
 #[derive(Clone, Copy, Debug)]
 pub struct Config {
@@ -29,8 +31,6 @@ impl Default for Config {
 const COMPS: [char; 4] = ['x', 'y', 'z', 'w'];
 const OUT_TYPES: [&str; 8] =
     ["position", "normalquat", "color", "texcoord0", "texcoord0w", "texcoord1", "texcoord2", "view"];
-const UNARY: [&str; 8] = ["mov", "flr", "rcp", "rsq", "ex2", "lg2", "litp", "mov"];
-const BINARY: [&str; 10] = ["add", "mul", "dp3", "dp4", "max", "min", "dph", "sge", "slt", "dst"];
 const CMP_OPS: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
 
 struct Gen<'a, 'b> {
@@ -53,6 +53,13 @@ struct Gen<'a, 'b> {
 impl Gen<'_, '_> {
     fn pick<'s>(&mut self, items: &'s [&'s str]) -> Result<&'s str> {
         Ok(items[self.u.choose_index(items.len())?])
+    }
+
+    /// An arithmetic opcode with `sources` sources (the opcode table's list) and its mnemonic.
+    fn pick_op(&mut self, sources: usize) -> Result<(Opcode, &'static str)> {
+        let ops: Vec<Opcode> = Opcode::arithmetic(sources).collect();
+        let op = ops[self.u.choose_index(ops.len())?];
+        Ok((op, op.mnemonic().unwrap_or("nop")))
     }
 
     fn swizzle(&mut self) -> Result<String> {
@@ -131,13 +138,13 @@ impl Gen<'_, '_> {
         let input = self.u.int_in_range(0..=15)?;
         let text = match self.u.int_in_range(0..=5)? {
             0 => {
-                let op = self.pick(&UNARY)?;
+                let (_, op) = self.pick_op(1)?;
                 format!("{op} {}, {}", self.dest()?, self.wide(input)?)
             }
             1 | 2 => {
-                let op = self.pick(&BINARY)?;
-                // dph, sge, slt and dst also take the wide operand second (their inverted forms).
-                if matches!(op, "dph" | "sge" | "slt" | "dst") && self.u.ratio(1, 2)? {
+                let (opcode, op) = self.pick_op(2)?;
+                // Opcodes with an inverted form also take the wide operand second.
+                if opcode.inverted().is_some() && self.u.ratio(1, 2)? {
                     format!("{op} {}, {}, {}", self.dest()?, self.narrow(input)?, self.wide(input)?)
                 } else {
                     format!("{op} {}, {}, {}", self.dest()?, self.wide(input)?, self.narrow(input)?)

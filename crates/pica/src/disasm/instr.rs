@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::isa::{
-    AddrIndex, CmpOp, CondOp, Condition, DstReg, Format, Instruction, Opcode, OperandDescriptor, Operands, SrcReg,
-    Swizzle,
+    AddrIndex, CmpOp, CondOp, Condition, DstReg, Format, Instruction, Opcode, OperandDescriptor, Operands, Output,
+    RelativeSource, SrcReg, Swizzle,
 };
 
 /// Why a word cannot be printed as picasso source.
@@ -207,14 +207,31 @@ fn descriptor(descs: &[[u32; 2]], desc: u8) -> Result<OperandDescriptor, Problem
         .ok_or_else(|| format!("operand descriptor {desc} is past the table ({} entries)", descs.len()))
 }
 
+/// picasso writes an inverted form with its plain twin's mnemonic and picks the form itself.
 fn base_mnemonic(op: Opcode) -> &'static str {
-    match op {
-        Opcode::Dphi => "dph",
-        Opcode::Dsti => "dst",
-        Opcode::Sgei => "sge",
-        Opcode::Slti => "slt",
-        Opcode::Madi => "mad",
-        other => other.mnemonic().unwrap_or("?"),
+    op.plain().mnemonic().unwrap_or("?")
+}
+
+/// picasso indexes only float uniforms (`c` registers): "index register not allowed with this
+/// kind of register" for the rest.
+fn check_relative(ins: &Instruction) -> Result<(), Problem> {
+    let (idx, src1, src2, src3) = match ins.operands {
+        Operands::Arith { idx, src1, src2, .. } | Operands::Cmp { idx, src1, src2, .. } => (idx, src1, src2, src1),
+        Operands::Mad { idx, src1, src2, src3, .. } => (idx, src1, src2, src3),
+        _ => return Ok(()),
+    };
+    let reg = match ins.relative_source() {
+        Some(RelativeSource::Src1) => src1,
+        Some(RelativeSource::Src2) => src2,
+        Some(RelativeSource::Src3) => src3,
+        None => return Ok(()),
+    };
+    match (idx, reg) {
+        (AddrIndex::None, _) | (_, SrcReg::Const(_)) => Ok(()),
+        (idx, reg) => Err(format!(
+            "relative addressing ({}) on {reg}, which picasso rejects (only float uniforms are indexed)",
+            idx.name().unwrap_or("?")
+        )),
     }
 }
 
@@ -231,13 +248,20 @@ fn label_target(targets: &dyn Targets, dst: u16) -> Result<&str, Problem> {
 /// IFU, IFC and LOOP print only their head (`ifc cmp.x`, `for i0`): their targets are the block
 /// structure, which the caller checks and prints.
 pub(crate) fn instruction_text(ins: &Instruction, cx: &Context) -> Result<String, Problem> {
+    let text = operands_text(ins, cx)?;
+    // Judged last, so that a word with other problems keeps reporting those.
+    check_relative(ins)?;
+    Ok(text)
+}
+
+fn operands_text(ins: &Instruction, cx: &Context) -> Result<String, Problem> {
     let (descs, targets, names, max_output) = (cx.descs, cx.targets, cx.names, cx.max_output);
     let Some(mnemonic) = ins.opcode.mnemonic() else {
         return Err(format!("unknown opcode {:#04x}", ins.opcode.first_bits6()));
     };
     if let Operands::Arith { dst: DstReg::Output(o), .. } | Operands::Mad { dst: DstReg::Output(o), .. } = ins.operands
     {
-        if o >= max_output && ins.opcode != Opcode::Mova {
+        if o >= max_output && ins.opcode.output() != Output::Address {
             return Err(format!("writes o{o}, past the o0-o{} picasso allows in this shader", max_output - 1));
         }
     }
@@ -276,7 +300,7 @@ pub(crate) fn instruction_text(ins: &Instruction, cx: &Context) -> Result<String
                 return Err(format!("unused SRC2 bits hold {:#x}", src2.raw()));
             }
             let d = descriptor(descs, desc)?;
-            if ins.opcode == Opcode::Mova {
+            if ins.opcode.output() == Output::Address {
                 if dst != DstReg::Output(0) {
                     return Err(format!("mova with destination field {dst} (picasso writes 0)"));
                 }
@@ -301,7 +325,7 @@ pub(crate) fn instruction_text(ins: &Instruction, cx: &Context) -> Result<String
             ))
         }
         (Some(Format::F5 | Format::F5i), Operands::Mad { dst, src1, src2, src3, idx, desc }) => {
-            let inverted = ins.opcode == Opcode::Madi;
+            let inverted = ins.opcode.is_inverted();
             // picasso's choice (format5): MADI when SRC2 is narrow and SRC3 is a uniform or
             // indexed while SRC2 is not.
             if inverted && !matches!(src3, SrcReg::Const(_)) && idx == AddrIndex::None {
@@ -424,6 +448,22 @@ mod tests {
         let word = 0x38u32 << 26 | 0x10 << 24 | 0x21 << 10 | 0x12 << 5;
         let text = instruction_text(&Instruction::decode(word), &cx(&[[desc.0, 0]], &RegNames::default())).unwrap();
         assert_eq!(text, "mad r0.xy, v0, c1.x, -r2");
+    }
+
+    #[test]
+    fn refuses_relative_addressing_off_float_uniforms() {
+        let descs = [[0x1B << 5 | 0xF, 0]];
+        let names = RegNames::default();
+        // mov r1, r0[a0.x]: picasso rejects the index on a temporary.
+        let word = 0x13u32 << 26 | 0x11 << 21 | 1 << 19 | 0x10 << 12;
+        let err = instruction_text(&Instruction::decode(word), &cx(&descs, &names)).unwrap_err();
+        assert!(err.contains("relative addressing (a0.x) on r0"), "{err}");
+        // mov r1, c0[a0.x] prints.
+        let word = 0x13u32 << 26 | 0x11 << 21 | 1 << 19 | 0x20 << 12;
+        assert_eq!(instruction_text(&Instruction::decode(word), &cx(&descs, &names)).unwrap(), "mov r1, c0[a0.x]");
+        // dphi r0, v0, r2[aL]: the index sits on SRC2 in format 1i.
+        let word = 0x18u32 << 26 | 0x10 << 21 | 3 << 19 | 0x12 << 7;
+        assert!(instruction_text(&Instruction::decode(word), &cx(&descs, &names)).is_err());
     }
 
     #[test]

@@ -289,11 +289,9 @@ fn indent(out: &mut String, depth: usize) {
     }
 }
 
-/// Opcodes after which picasso puts a padding NOP before `.else`/`.end` (its `-n` switch turns
-/// this off); BREAK and BREAKC only at the end of a FOR.
+/// Opcodes after which picasso puts a padding NOP before `.else`/`.end` (the assembler's rule).
 fn needs_padding_after(op: Option<Opcode>, in_for: bool) -> bool {
-    matches!(op, Some(Opcode::Jmpc | Opcode::Jmpu | Opcode::Call | Opcode::Callc | Opcode::Callu))
-        || (in_for && matches!(op, Some(Opcode::Break | Opcode::Breakc)))
+    op.is_some_and(|op| crate::asm::padding_after(op, in_for))
 }
 
 /// Structured printing; `Err((pc, reason))` when the blocks do not nest.

@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::instr::Targets;
-use crate::isa::{Instruction, Opcode, Operands};
+use crate::isa::{Flow, Instruction, Operands};
 use crate::shbin::Dvle;
 
 /// A procedure: `[start, end)` and its name.
@@ -42,21 +42,24 @@ impl Targets for Layout {
     }
 }
 
-/// The (start, size) of a procedure called by `ins`.
-fn call_target(ins: &Instruction) -> Option<(u32, u32)> {
-    match (ins.opcode, ins.operands) {
-        (Opcode::Call | Opcode::Callc, Operands::Flow { dst, num, .. })
-        | (Opcode::Callu, Operands::Uniform { dst, num, .. }) => Some((dst as u32, num as u32)),
+/// DST and NUM of a flow instruction of kind `flow`.
+fn flow_fields(ins: &Instruction, flow: Flow) -> Option<(u32, u32)> {
+    match ins.operands {
+        Operands::Flow { dst, num, .. } | Operands::Uniform { dst, num, .. } if ins.opcode.flow() == flow => {
+            Some((dst as u32, num as u32))
+        }
         _ => None,
     }
 }
 
+/// The (start, size) of a procedure called by `ins`.
+fn call_target(ins: &Instruction) -> Option<(u32, u32)> {
+    flow_fields(ins, Flow::Call)
+}
+
 /// The label a jump goes to.
 pub(crate) fn jump_target(ins: &Instruction) -> Option<u32> {
-    match (ins.opcode, ins.operands) {
-        (Opcode::Jmpc, Operands::Flow { dst, .. }) | (Opcode::Jmpu, Operands::Uniform { dst, .. }) => Some(dst as u32),
-        _ => None,
-    }
+    flow_fields(ins, Flow::Jump).map(|(dst, _)| dst)
 }
 
 /// Names the entry points (`main`, `main1`, ...), the called procedures (`proc_START`, or
@@ -138,11 +141,9 @@ impl Open {
 
 /// The block an IFU/IFC/LOOP at `pc` opens, checked against the region it must fit in.
 pub(crate) fn block_of(ins: &Instruction, pc: u32, region_end: u32) -> Result<Option<Open>, String> {
-    let (dst, num) = match (ins.opcode, ins.operands) {
-        (Opcode::Ifc, Operands::Flow { dst, num, .. }) | (Opcode::Ifu, Operands::Uniform { dst, num, .. }) => {
-            (dst as u32, num as u32)
-        }
-        (Opcode::Loop, Operands::Uniform { dst, .. }) => {
+    let (dst, num) = match (ins.opcode.flow(), ins.operands) {
+        (Flow::If, Operands::Flow { dst, num, .. } | Operands::Uniform { dst, num, .. }) => (dst as u32, num as u32),
+        (Flow::Loop, Operands::Uniform { dst, .. }) => {
             let dst = dst as u32;
             if dst <= pc || dst + 1 > region_end {
                 return Err(format!(

@@ -4,8 +4,8 @@
 use super::f24ops as f;
 use super::flow::{CallEntry, IfEntry, LoopEntry, Stacks};
 use super::geometry::{Emitter, Primitive};
-use super::program::{Alu, Invalid, Op, Program, Src, OUTPUT_BASE};
-use crate::isa::{AddrIndex, CmpOp, Condition};
+use super::program::{Invalid, Op, Program, Src, OUTPUT_BASE};
+use crate::isa::{AddrIndex, CmpOp, Condition, Opcode};
 
 /// A four-component register value; each component an f32 holding a float24 value. Values given
 /// to the interpreter (inputs, uniforms) should be float24 values (`F24::to_f32`,
@@ -372,51 +372,52 @@ impl<'p> Interpreter<'p> {
     }
 
     #[inline(always)]
-    fn alu(&mut self, op: Alu, s1: &Src, s2: &Src) -> Vec4 {
+    fn alu(&mut self, op: Opcode, s1: &Src, s2: &Src) -> Vec4 {
         let a = self.read(s1);
         match op {
-            Alu::Mov => a,
-            Alu::Add => {
+            Opcode::Mov => a,
+            Opcode::Add => {
                 let b = self.read(s2);
                 [0, 1, 2, 3].map(|i| f::add(a[i], b[i]))
             }
-            Alu::Mul => {
+            Opcode::Mul => {
                 let b = self.read(s2);
                 [0, 1, 2, 3].map(|i| f::mul(a[i], b[i]))
             }
-            Alu::Dp3 => [f::dp3(a, self.read(s2)); 4],
-            Alu::Dp4 => [f::dp4(a, self.read(s2)); 4],
-            Alu::Dph => [f::dph(a, self.read(s2)); 4],
-            Alu::Dst => {
+            Opcode::Dp3 => [f::dp3(a, self.read(s2)); 4],
+            Opcode::Dp4 => [f::dp4(a, self.read(s2)); 4],
+            Opcode::Dph => [f::dph(a, self.read(s2)); 4],
+            Opcode::Dst => {
                 let b = self.read(s2);
                 [1.0, f::mul(a[1], b[1]), a[2], b[3]]
             }
-            Alu::Ex2 => [f::ex2(a[0]); 4],
-            Alu::Lg2 => [f::lg2(a[0]); 4],
-            Alu::Rcp => [f::rcp(a[0]); 4],
-            Alu::Rsq => [f::rsq(a[0]); 4],
-            Alu::Flr => a.map(f::flr),
-            Alu::Max => {
+            Opcode::Ex2 => [f::ex2(a[0]); 4],
+            Opcode::Lg2 => [f::lg2(a[0]); 4],
+            Opcode::Rcp => [f::rcp(a[0]); 4],
+            Opcode::Rsq => [f::rsq(a[0]); 4],
+            Opcode::Flr => a.map(f::flr),
+            Opcode::Max => {
                 let b = self.read(s2);
                 [0, 1, 2, 3].map(|i| f::max(a[i], b[i]))
             }
-            Alu::Min => {
+            Opcode::Min => {
                 let b = self.read(s2);
                 [0, 1, 2, 3].map(|i| f::min(a[i], b[i]))
             }
-            Alu::Sge => {
+            Opcode::Sge => {
                 let b = self.read(s2);
                 [0, 1, 2, 3].map(|i| f::sge(a[i], b[i]))
             }
-            Alu::Slt => {
+            Opcode::Slt => {
                 let b = self.read(s2);
                 [0, 1, 2, 3].map(|i| f::slt(a[i], b[i]))
             }
-            Alu::Litp => {
+            Opcode::Litp => {
                 // cmp.x / cmp.y from src.x >= 0 and src.w >= 0 (ISA page, LITP).
                 self.cmp = [a[0] >= 0.0, a[3] >= 0.0];
                 [f::max(a[0], 0.0), f::max(f::min(a[1], f::LITP_CLAMP), -f::LITP_CLAMP), 0.0, f::max(a[3], 0.0)]
             }
+            other => unreachable!("Op::Alu holds a plain arithmetic opcode, not {other:?}"),
         }
     }
 }

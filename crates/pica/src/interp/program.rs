@@ -2,7 +2,9 @@
 //! resolved into swizzle tables, negation flags and a write mask, so the executor does no bit
 //! fiddling per step.
 
-use crate::isa::{AddrIndex, CmpOp, Condition, DstReg, Instruction, Opcode, OperandDescriptor, Operands, SrcReg};
+use crate::isa::{
+    AddrIndex, CmpOp, Condition, DstReg, Instruction, Opcode, OperandDescriptor, Operands, RelativeSource, SrcReg,
+};
 
 /// Program memory holds 4096 words (12-bit jump targets); longer programs are refused.
 pub const MAX_CODE_WORDS: usize = 4096;
@@ -52,33 +54,12 @@ impl Src {
     }
 }
 
-/// The arithmetic operations of formats 1, 1i and 1u (the I forms share their operation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Alu {
-    Add,
-    Dp3,
-    Dp4,
-    Dph,
-    Dst,
-    Ex2,
-    Lg2,
-    Litp,
-    Mul,
-    Sge,
-    Slt,
-    Flr,
-    Max,
-    Min,
-    Rcp,
-    Rsq,
-    Mov,
-}
-
 /// A decoded instruction, ready to execute.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Op {
+    /// Formats 1, 1i and 1u but MOVA; `op` is the plain form (an inverted twin runs as it).
     Alu {
-        op: Alu,
+        op: Opcode,
         dst: u8,
         mask: u8,
         s1: Src,
@@ -209,32 +190,9 @@ impl Program {
     }
 }
 
-fn alu_of(op: Opcode) -> Option<Alu> {
-    Some(match op {
-        Opcode::Add => Alu::Add,
-        Opcode::Dp3 => Alu::Dp3,
-        Opcode::Dp4 => Alu::Dp4,
-        Opcode::Dph | Opcode::Dphi => Alu::Dph,
-        Opcode::Dst | Opcode::Dsti => Alu::Dst,
-        Opcode::Ex2 => Alu::Ex2,
-        Opcode::Lg2 => Alu::Lg2,
-        Opcode::Litp => Alu::Litp,
-        Opcode::Mul => Alu::Mul,
-        Opcode::Sge | Opcode::Sgei => Alu::Sge,
-        Opcode::Slt | Opcode::Slti => Alu::Slt,
-        Opcode::Flr => Alu::Flr,
-        Opcode::Max => Alu::Max,
-        Opcode::Min => Alu::Min,
-        Opcode::Rcp => Alu::Rcp,
-        Opcode::Rsq => Alu::Rsq,
-        Opcode::Mov => Alu::Mov,
-        _ => return None,
-    })
-}
-
 fn decode(inst: Instruction, descriptors: &[u32]) -> Op {
     let desc = |d: u8| descriptors.get(d as usize).map(|&w| OperandDescriptor(w));
-    let inverted = matches!(inst.opcode, Opcode::Dphi | Opcode::Dsti | Opcode::Sgei | Opcode::Slti);
+    let rel = inst.relative_source();
     match (inst.opcode, inst.operands) {
         (Opcode::Unknown(b), _) => Op::Invalid(Invalid::UnknownOpcode(b)),
         (Opcode::Mova, Operands::Arith { src1, idx, desc: d, .. }) => match desc(d) {
@@ -243,23 +201,22 @@ fn decode(inst: Instruction, descriptors: &[u32]) -> Op {
         },
         (op, Operands::Arith { dst, src1, src2, idx, desc: d }) => {
             let Some(od) = desc(d) else { return Op::Invalid(Invalid::MissingDescriptor(d)) };
-            let Some(alu) = alu_of(op) else { return Op::Invalid(Invalid::UnknownOpcode(op.first_bits6())) };
             // Format 1i puts the index on SRC2 (specs/pica200-shader-isa.md "Format 1i").
-            let (s1, s2) = if inverted {
+            let (s1, s2) = if rel == Some(RelativeSource::Src2) {
                 (Src::plain(src1, od, 1), Src::new(src2, idx, od, 2))
             } else {
                 (Src::new(src1, idx, od, 1), Src::plain(src2, od, 2))
             };
-            Op::Alu { op: alu, dst: dst_index(dst), mask: od.dest_mask(), s1, s2 }
+            Op::Alu { op: op.plain(), dst: dst_index(dst), mask: od.dest_mask(), s1, s2 }
         }
         (Opcode::Cmp, Operands::Cmp { src1, src2, idx, cmp_x, cmp_y, desc: d }) => match desc(d) {
             Some(od) => Op::Cmp { s1: Src::new(src1, idx, od, 1), s2: Src::plain(src2, od, 2), x: cmp_x, y: cmp_y },
             None => Op::Invalid(Invalid::MissingDescriptor(d)),
         },
-        (op, Operands::Mad { dst, src1, src2, src3, idx, desc: d }) => {
+        (_, Operands::Mad { dst, src1, src2, src3, idx, desc: d }) => {
             let Some(od) = desc(d) else { return Op::Invalid(Invalid::MissingDescriptor(d)) };
             // MAD indexes SRC2 (format 5), MADI indexes SRC3 (format 5i).
-            let (s2, s3) = if op == Opcode::Madi {
+            let (s2, s3) = if rel == Some(RelativeSource::Src3) {
                 (Src::plain(src2, od, 2), Src::new(src3, idx, od, 3))
             } else {
                 (Src::new(src2, idx, od, 2), Src::plain(src3, od, 3))

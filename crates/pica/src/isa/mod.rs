@@ -4,10 +4,14 @@
 //! bits that no field of a format covers are kept in `Instruction::extra`, so
 //! `decode(w).encode() == Ok(w)` for every 32-bit word.
 
+mod fields;
 mod opcodes;
 mod operands;
 
-pub use opcodes::{Format, Opcode};
+use fields::instruction_formats;
+pub use fields::Field;
+
+pub use opcodes::{DescUse, Flow, Format, Opcode, Output};
 pub use operands::{mask_name, AddrIndex, CmpOp, CondOp, Condition, DstReg, OperandDescriptor, SrcReg, Swizzle};
 
 /// The operands of an instruction, by format.
@@ -62,18 +66,27 @@ pub enum EncodeError {
     WrongOperands { opcode: &'static str },
 }
 
-fn bits(word: u32, lo: u32, len: u32) -> u32 {
-    (word >> lo) & ((1 << len) - 1)
+// One line per format, from the most significant field; every bit of an instruction word is
+// placed here and nowhere else (specs/pica200-shader-isa.md "Instruction formats").
+instruction_formats! {
+    F1 | F1u => Arith rel Src1 { dst: DstReg = [25:21], idx: AddrIndex = [20:19], src1: SrcReg = [18:12], src2: SrcReg = [11:7], desc: u8 = [6:0] }
+    F1i => Arith rel Src2 { dst: DstReg = [25:21], idx: AddrIndex = [20:19], src1: SrcReg = [18:14], src2: SrcReg = [13:7], desc: u8 = [6:0] }
+    F1c => Cmp rel Src1 { cmp_x: CmpOp = [26:24], cmp_y: CmpOp = [23:21], idx: AddrIndex = [20:19], src1: SrcReg = [18:12], src2: SrcReg = [11:7], desc: u8 = [6:0] }
+    F5 => Mad rel Src2 { dst: DstReg = [28:24], idx: AddrIndex = [23:22], src1: SrcReg = [21:17], src2: SrcReg = [16:10], src3: SrcReg = [9:5], desc: u8 = [4:0] }
+    F5i => Mad rel Src3 { dst: DstReg = [28:24], idx: AddrIndex = [23:22], src1: SrcReg = [21:17], src2: SrcReg = [16:12], src3: SrcReg = [11:5], desc: u8 = [4:0] }
+    F2 => Flow rel none { cond: Condition = [25:22], dst: u16 = [21:10] "target", num: u8 = [7:0] }
+    F3 => Uniform rel none { id: u8 = [25:22] "uniform id", dst: u16 = [21:10] "target", num: u8 = [7:0] }
+    F4 => SetEmit rel none { vertex: u8 = [25:24] "vertex id", primitive: bool = [23:23], winding: bool = [22:22] }
+    F0 => None rel none {}
 }
+
+/// The opcode field: the top six bits (an opcode spanning a range owns fewer; the low bits of
+/// its range are operand bits, which its format's fields cover).
+const OPCODE_BITS: u32 = 0xFC00_0000;
 
 /// Mask of the bits a format's fields cover (opcode included).
 fn covered(format: Option<Format>) -> u32 {
-    match format {
-        Some(Format::F1 | Format::F1i | Format::F1u | Format::F1c | Format::F5 | Format::F5i) => !0,
-        Some(Format::F2 | Format::F3) => !0x300,
-        Some(Format::F4) => 0xFFC0_0000,
-        Some(Format::F0) | None => 0xFC00_0000,
-    }
+    format.map_or(&[][..], Format::fields).iter().fold(OPCODE_BITS, |m, f| m | f.mask())
 }
 
 impl Instruction {
@@ -87,70 +100,8 @@ impl Instruction {
         let opcode = Opcode::from_bits6((word >> 26) as u8);
         let format = opcode.format();
         let extra = word & !covered(format);
-        let src = |lo, len| SrcReg::from_raw(bits(word, lo, len) as u8);
-        let dst = |lo| DstReg::from_raw(bits(word, lo, 5) as u8);
-        let idx = |lo| AddrIndex::from_raw(bits(word, lo, 2) as u8);
-        let operands = match format {
-            Some(Format::F1 | Format::F1u) => Operands::Arith {
-                dst: dst(21),
-                src1: src(12, 7),
-                src2: src(7, 5),
-                idx: idx(19),
-                desc: bits(word, 0, 7) as u8,
-            },
-            Some(Format::F1i) => Operands::Arith {
-                dst: dst(21),
-                src1: src(14, 5),
-                src2: src(7, 7),
-                idx: idx(19),
-                desc: bits(word, 0, 7) as u8,
-            },
-            Some(Format::F1c) => Operands::Cmp {
-                src1: src(12, 7),
-                src2: src(7, 5),
-                idx: idx(19),
-                cmp_y: CmpOp::from_raw(bits(word, 21, 3) as u8),
-                cmp_x: CmpOp::from_raw(bits(word, 24, 3) as u8),
-                desc: bits(word, 0, 7) as u8,
-            },
-            Some(Format::F5) => Operands::Mad {
-                dst: dst(24),
-                src1: src(17, 5),
-                src2: src(10, 7),
-                src3: src(5, 5),
-                idx: idx(22),
-                desc: bits(word, 0, 5) as u8,
-            },
-            Some(Format::F5i) => Operands::Mad {
-                dst: dst(24),
-                src1: src(17, 5),
-                src2: src(12, 5),
-                src3: src(5, 7),
-                idx: idx(22),
-                desc: bits(word, 0, 5) as u8,
-            },
-            Some(Format::F2) => Operands::Flow {
-                num: bits(word, 0, 8) as u8,
-                dst: bits(word, 10, 12) as u16,
-                cond: Condition {
-                    op: CondOp::from_raw(bits(word, 22, 2) as u8),
-                    refy: bits(word, 24, 1) != 0,
-                    refx: bits(word, 25, 1) != 0,
-                },
-            },
-            Some(Format::F3) => Operands::Uniform {
-                num: bits(word, 0, 8) as u8,
-                dst: bits(word, 10, 12) as u16,
-                id: bits(word, 22, 4) as u8,
-            },
-            Some(Format::F4) => Operands::SetEmit {
-                winding: bits(word, 22, 1) != 0,
-                primitive: bits(word, 23, 1) != 0,
-                vertex: bits(word, 24, 2) as u8,
-            },
-            Some(Format::F0) | None => Operands::None,
-        };
-        // The low opcode bits of CMP/MAD/MADI ranges are operand fields, decoded above.
+        // The low opcode bits of CMP/MAD/MADI ranges are operand fields, decoded here.
+        let operands = format.map_or(Operands::None, |f| decode_operands(f, word));
         Instruction { opcode, operands, extra }
     }
 
@@ -164,103 +115,43 @@ impl Instruction {
         let name = self.opcode.mnemonic().unwrap_or("unknown");
         let format = self.opcode.format();
         let op_bits = (self.opcode.first_bits6() as u32) << 26;
-        let narrow = |what, reg: SrcReg| {
-            if reg.fits_narrow() {
-                Ok(reg.raw() as u32)
-            } else {
-                Err(EncodeError::NarrowSource { opcode: name, what, reg })
-            }
-        };
-        let desc_check = |desc: u8, max: u8| {
-            if desc <= max {
-                Ok(desc as u32)
-            } else {
-                Err(EncodeError::Descriptor { opcode: name, desc, max })
-            }
-        };
-        let target = |value: u16| {
-            if value < 0x1000 {
-                Ok((value as u32) << 10)
-            } else {
-                Err(EncodeError::Field { opcode: name, what: "target", value: value as u32, max: 0xFFF })
-            }
-        };
         let fields = match (format, self.operands) {
-            (Some(Format::F1 | Format::F1u), Operands::Arith { dst, src1, src2, idx, desc }) => {
-                (dst.raw() as u32) << 21
-                    | (idx.raw() as u32) << 19
-                    | (src1.raw() as u32) << 12
-                    | narrow("src2", src2)? << 7
-                    | desc_check(desc, 0x7F)?
-            }
-            (Some(Format::F1i), Operands::Arith { dst, src1, src2, idx, desc }) => {
-                (dst.raw() as u32) << 21
-                    | (idx.raw() as u32) << 19
-                    | narrow("src1", src1)? << 14
-                    | (src2.raw() as u32) << 7
-                    | desc_check(desc, 0x7F)?
-            }
-            (Some(Format::F1c), Operands::Cmp { src1, src2, idx, cmp_x, cmp_y, desc }) => {
-                (cmp_x.raw() as u32) << 24
-                    | (cmp_y.raw() as u32) << 21
-                    | (idx.raw() as u32) << 19
-                    | (src1.raw() as u32) << 12
-                    | narrow("src2", src2)? << 7
-                    | desc_check(desc, 0x7F)?
-            }
-            (Some(Format::F5), Operands::Mad { dst, src1, src2, src3, idx, desc }) => {
-                (dst.raw() as u32) << 24
-                    | (idx.raw() as u32) << 22
-                    | narrow("src1", src1)? << 17
-                    | (src2.raw() as u32) << 10
-                    | narrow("src3", src3)? << 5
-                    | desc_check(desc, 0x1F)?
-            }
-            (Some(Format::F5i), Operands::Mad { dst, src1, src2, src3, idx, desc }) => {
-                (dst.raw() as u32) << 24
-                    | (idx.raw() as u32) << 22
-                    | narrow("src1", src1)? << 17
-                    | narrow("src2", src2)? << 12
-                    | (src3.raw() as u32) << 5
-                    | desc_check(desc, 0x1F)?
-            }
-            (Some(Format::F2), Operands::Flow { dst, num, cond }) => {
-                (cond.refx as u32) << 25
-                    | (cond.refy as u32) << 24
-                    | (cond.op.raw() as u32) << 22
-                    | target(dst)?
-                    | num as u32
-            }
-            (Some(Format::F3), Operands::Uniform { dst, num, id }) => {
-                if id > 15 {
-                    return Err(EncodeError::Field { opcode: name, what: "uniform id", value: id as u32, max: 15 });
-                }
-                (id as u32) << 22 | target(dst)? | num as u32
-            }
-            (Some(Format::F4), Operands::SetEmit { vertex, winding, primitive }) => {
-                if vertex > 3 {
-                    return Err(EncodeError::Field { opcode: name, what: "vertex id", value: vertex as u32, max: 3 });
-                }
-                (vertex as u32) << 24 | (primitive as u32) << 23 | (winding as u32) << 22
-            }
-            (Some(Format::F0) | None, Operands::None) => 0,
-            _ => return Err(EncodeError::WrongOperands { opcode: name }),
+            (Some(f), operands) => encode_operands(f, operands, name)?,
+            (None, Operands::None) => 0,
+            (None, _) => return Err(EncodeError::WrongOperands { opcode: name }),
         };
         Ok(op_bits | fields | (self.extra & !covered(format)))
     }
 
     /// The source that the `idx` field offsets, for formats that have one.
     pub fn relative_source(&self) -> Option<RelativeSource> {
-        match self.opcode.format()? {
-            Format::F1 | Format::F1u | Format::F1c => Some(RelativeSource::Src1),
-            Format::F1i | Format::F5 => Some(RelativeSource::Src2),
-            Format::F5i => Some(RelativeSource::Src3),
-            _ => None,
+        self.opcode.relative_source()
+    }
+
+    /// Every field of `word` in its format's table, by name, with its raw value (the opcode
+    /// first, `extra` last when bits outside every field are set).
+    ///
+    /// ```
+    /// use pica::isa::Instruction;
+    /// let fields = Instruction::raw_fields(0x4C00_0400 | 5);
+    /// assert_eq!(fields[0], ("opcode", 0x13));
+    /// assert!(fields.contains(&("src1", 0)) && fields.contains(&("desc", 5)));
+    /// ```
+    pub fn raw_fields(word: u32) -> Vec<(&'static str, u32)> {
+        let format = Opcode::from_bits6((word >> 26) as u8).format();
+        let mut out = vec![("opcode", word >> 26)];
+        out.extend(format.map_or(&[][..], Format::fields).iter().map(|f| (f.name, f.get(word))));
+        let extra = word & !covered(format);
+        if extra != 0 {
+            out.push(("extra", extra));
         }
+        out
     }
 }
 
 #[cfg(test)]
+// Words are written field by field, zero fields included.
+#[allow(clippy::identity_op)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
@@ -299,6 +190,117 @@ mod tests {
             extra: 0,
         };
         assert!(matches!(i.encode(), Err(EncodeError::NarrowSource { .. })));
+    }
+
+    #[test]
+    fn field_tables_cover_what_the_formats_define() {
+        use Format::*;
+        for (format, mask) in [
+            (F1, !0),
+            (F1i, !0),
+            (F1u, !0),
+            (F1c, !0),
+            (F5, !0),
+            (F5i, !0),
+            (F2, !0x300),
+            (F3, !0x300),
+            (F4, 0xFFC0_0000),
+            (F0, 0xFC00_0000),
+        ] {
+            assert_eq!(covered(Some(format)), mask, "{format:?}");
+            // No two fields share a bit, and none reaches into the opcode beyond its range.
+            let fields = format.fields();
+            for (i, a) in fields.iter().enumerate() {
+                assert!(a.hi < 29 && a.lo <= a.hi, "{format:?} {}", a.name);
+                for b in &fields[i + 1..] {
+                    assert_eq!(a.mask() & b.mask(), 0, "{format:?}: {} and {} overlap", a.name, b.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fields_sit_where_the_isa_page_puts_them() {
+        // cmp src1=c2 (0x22), src2=r1 (0x11), idx=a0.y, cmp_x=gt, cmp_y=le, desc 9
+        let word = 0x2Eu32 << 26 | 4 << 24 | 3 << 21 | 2 << 19 | 0x22 << 12 | 0x11 << 7 | 9;
+        assert_eq!(
+            Instruction::decode(word).operands,
+            Operands::Cmp {
+                src1: SrcReg::Const(2),
+                src2: SrcReg::Temp(1),
+                idx: AddrIndex::A0y,
+                cmp_x: CmpOp::Gt,
+                cmp_y: CmpOp::Le,
+                desc: 9
+            }
+        );
+        // dphi r3, v1, c5[aL] (format 1i)
+        let word = 0x18u32 << 26 | 0x13 << 21 | 3 << 19 | 0x01 << 14 | 0x25 << 7 | 2;
+        assert_eq!(
+            Instruction::decode(word).operands,
+            Operands::Arith {
+                dst: DstReg::Temp(3),
+                src1: SrcReg::Input(1),
+                src2: SrcReg::Const(5),
+                idx: AddrIndex::AL,
+                desc: 2
+            }
+        );
+        // ifc !cmp.x && cmp.y, dst 0x123, num 7 (format 2)
+        let word = 0x28u32 << 26 | 0 << 25 | 1 << 24 | 1 << 22 | 0x123 << 10 | 7;
+        assert_eq!(
+            Instruction::decode(word).operands,
+            Operands::Flow { dst: 0x123, num: 7, cond: Condition { op: CondOp::And, refx: false, refy: true } }
+        );
+        // setemit 2, prim (format 4)
+        let word = 0x2Bu32 << 26 | 2 << 24 | 1 << 23;
+        assert_eq!(
+            Instruction::decode(word).operands,
+            Operands::SetEmit { vertex: 2, winding: false, primitive: true }
+        );
+        // madi r0, v0, r1, c3 (format 5i)
+        let word = 0x30u32 << 26 | 0x10 << 24 | 0x11 << 12 | 0x23 << 5 | 4;
+        assert_eq!(
+            Instruction::decode(word).operands,
+            Operands::Mad {
+                dst: DstReg::Temp(0),
+                src1: SrcReg::Input(0),
+                src2: SrcReg::Temp(1),
+                src3: SrcReg::Const(3),
+                idx: AddrIndex::None,
+                desc: 4
+            }
+        );
+    }
+
+    #[test]
+    fn out_of_range_fields_are_refused() {
+        let flow = |dst| Instruction {
+            opcode: Opcode::Jmpc,
+            operands: Operands::Flow { dst, num: 0, cond: Condition { op: CondOp::Or, refx: false, refy: false } },
+            extra: 0,
+        };
+        assert_eq!(flow(0xFFF).encode(), Ok(0x2Cu32 << 26 | 0xFFF << 10));
+        assert_eq!(
+            flow(0x1000).encode(),
+            Err(EncodeError::Field { opcode: "jmpc", what: "target", value: 0x1000, max: 0xFFF })
+        );
+        let mad = Instruction {
+            opcode: Opcode::Mad,
+            operands: Operands::Mad {
+                dst: DstReg::Temp(0),
+                src1: SrcReg::Input(0),
+                src2: SrcReg::Const(1),
+                src3: SrcReg::Temp(2),
+                idx: AddrIndex::None,
+                desc: 32,
+            },
+            extra: 0,
+        };
+        assert_eq!(mad.encode(), Err(EncodeError::Descriptor { opcode: "mad", desc: 32, max: 31 }));
+        let uniform =
+            Instruction { opcode: Opcode::Ifu, operands: Operands::Uniform { dst: 0, num: 0, id: 16 }, extra: 0 };
+        assert!(matches!(uniform.encode(), Err(EncodeError::Field { what: "uniform id", max: 15, .. })));
     }
 
     proptest! {

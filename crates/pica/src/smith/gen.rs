@@ -115,29 +115,11 @@ struct Gen<'a, 'b> {
     last_mova: bool,
 }
 
-const ALU_OPS: [Opcode; 21] = [
-    Opcode::Add,
-    Opcode::Dp3,
-    Opcode::Dp4,
-    Opcode::Dph,
-    Opcode::Dst,
-    Opcode::Ex2,
-    Opcode::Lg2,
-    Opcode::Litp,
-    Opcode::Mul,
-    Opcode::Sge,
-    Opcode::Slt,
-    Opcode::Flr,
-    Opcode::Max,
-    Opcode::Min,
-    Opcode::Rcp,
-    Opcode::Rsq,
-    Opcode::Mov,
-    Opcode::Dphi,
-    Opcode::Dsti,
-    Opcode::Sgei,
-    Opcode::Slti,
-];
+/// The arithmetic opcodes of formats 1, 1i and 1u but MOVA (whose destination is a0), in table
+/// order: plain forms, then the inverted ones.
+fn alu_ops() -> impl Iterator<Item = Opcode> {
+    Opcode::ALL.iter().copied().filter(|op| op.writes_register() && op.sources() <= 2)
+}
 
 impl Gen<'_, '_> {
     /// A block: up to `max_block` statements, then a plain closing instruction.
@@ -315,10 +297,11 @@ impl Gen<'_, '_> {
 
     fn arith(&mut self) -> Result<Instruction> {
         self.last_mova = false;
-        let which = self.u.int_in_range(0..=ALU_OPS.len() + 1)?;
+        let count = alu_ops().count();
+        let which = self.u.int_in_range(0..=count + 1)?;
         let dst = self.dst()?;
-        if which >= ALU_OPS.len() {
-            let op = if which == ALU_OPS.len() { Opcode::Mad } else { Opcode::Madi };
+        if which >= count {
+            let op = if which == count { Opcode::Mad } else { Opcode::Madi };
             let desc = self.desc(true)?;
             let src1 = self.narrow()?;
             let (src2, src3, idx) = if op == Opcode::Mad {
@@ -335,10 +318,10 @@ impl Gen<'_, '_> {
                 extra: 0,
             });
         }
-        let op = ALU_OPS[which];
+        let op = alu_ops().nth(which).unwrap_or(Opcode::Add);
         let desc = self.desc(false)?;
-        let inverted = matches!(op, Opcode::Dphi | Opcode::Dsti | Opcode::Sgei | Opcode::Slti);
-        let unary = matches!(op.format(), Some(crate::isa::Format::F1u));
+        let inverted = op.is_inverted();
+        let unary = op.is_unary();
         let (src1, src2, idx) = if inverted {
             let n = self.narrow()?;
             let (w, idx) = self.wide_const()?;

@@ -327,7 +327,7 @@ impl Gen<'_> {
             }
             (op, Operands::Arith { dst, src1, src2, desc, .. }) => {
                 let d = desc_of(desc);
-                let unary = matches!(op, Ex2 | Lg2 | Litp | Flr | Rcp | Rsq | Mova | Mov);
+                let unary = op.is_unary();
                 let a = self.source(inst, d, 1, src1);
                 let b = if unary { a } else { self.source(inst, d, 2, src2) };
                 let v = match op {
