@@ -481,9 +481,7 @@ fn random_programs_match_the_interpreter_in_exact() {
         }
         code.push(Instruction { opcode: Opcode::End, operands: Operands::None, extra: 0 }.encode().unwrap());
         let descs: Vec<u32> = (0..8).map(|_| rng.next() as u32 | 0xF).collect();
-        let mut p = Prog::default();
-        p.code = code;
-        p.descs = descs;
+        let p = Prog { code, descs };
         let shbin = p.shbin(&[]);
         let kind = translate(&shbin, 0, Options::default()).unwrap().interface.flow;
         *kinds.entry(format!("{kind:?}")).or_insert(0) += 1;
