@@ -127,3 +127,64 @@ fn demo_runs_and_every_check_passes() {
     assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
     assert!(!stdout(&out).contains("FAILED"), "{}", stdout(&out));
 }
+
+// `verify`'s time limit and environment.
+
+const SIMPLE_TRI_GOLDEN_SHBIN: &str =
+    "pica/golden/3ds-examples__graphics__gpu__simple_tri__source__vshader.v.pica.shbin";
+
+/// `verify` with the device required, XDG_RUNTIME_DIR removed from its environment.
+fn verify(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_shaderport"))
+        .arg("verify")
+        .args(args)
+        .env_remove("XDG_RUNTIME_DIR")
+        .output()
+        .expect("run shaderport")
+}
+
+/// Whether there is a device to verify on: without one `verify` fails with "no Vulkan device",
+/// which these tests accept only when SHADERPORT_REQUIRE_GPU is unset.
+fn no_device(out: &Output) -> bool {
+    let none = stderr(out).contains("no Vulkan device");
+    assert!(!(none && std::env::var_os("SHADERPORT_REQUIRE_GPU").is_some()), "{}", stderr(out));
+    none
+}
+
+#[test]
+fn verify_prints_no_runtime_folder_complaints_without_xdg_runtime_dir() {
+    let out = verify(&[&corpus(SIMPLE_TRI_GOLDEN_SHBIN), "--cases", "8"]);
+    if no_device(&out) {
+        return;
+    }
+    assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
+    assert!(stdout(&out).ends_with("8 passed, 0 failed\n"), "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(!err.contains("XDG_RUNTIME_DIR"), "{err}");
+    // Not a terminal: the device line and nothing else for a quick run.
+    assert_eq!(err.lines().filter(|l| !l.starts_with("device: ")).count(), 0, "{err}");
+}
+
+#[test]
+fn verify_timeout_fails_naming_the_shader_and_the_phase() {
+    let file = corpus(SIMPLE_TRI_GOLDEN_SHBIN);
+    let out = verify(&[&file, "--cases", "8", "--timeout", "0.000001"]);
+    if no_device(&out) {
+        return;
+    }
+    assert!(!out.status.success(), "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(err.contains(&format!("error: {file}: executable 0: timed out after 0.000001 s in ")), "{err}");
+    let phases = ["translation", "pipeline creation", "run", "read-back", "comparison with the interpreter"];
+    assert!(phases.iter().any(|p| err.contains(&format!(" s in {p} "))), "names the phase: {err}");
+    assert!(err.contains("--timeout"), "says how to change the limit: {err}");
+    assert!(!stdout(&out).contains("passed"), "{}", stdout(&out));
+    // A generous limit and no limit pass.
+    for limit in ["600", "0"] {
+        let out = verify(&[&file, "--cases", "8", "--timeout", limit]);
+        assert!(out.status.success(), "--timeout {limit}: {}", stderr(&out));
+    }
+    let out = verify(&[&file, "--timeout=-1"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("expected a number of seconds"), "{}", stderr(&out));
+}
