@@ -97,7 +97,8 @@ pub enum VerifyError {
     /// The device failed.
     #[error("{0}")]
     Gpu(#[from] GpuError),
-    /// Geometry shaders are verified with [`crate::verify_geometry`] (not yet available here).
+    /// The executable is of the other kind: geometry shaders are verified with [`verify_geometry`],
+    /// vertex shaders with [`verify_vertex`].
     #[error("{0}")]
     Unsupported(String),
     /// A pipeline took longer than the limit of [`verify_with_limit`].

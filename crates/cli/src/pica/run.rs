@@ -368,7 +368,7 @@ fn split_index(key: &str) -> anyhow::Result<(&str, Option<usize>)> {
     Ok((&key[..open], Some(index)))
 }
 
-/// The name among `names` of `kinds` that `key` ("name" or "name[k]") gives, and the index.
+/// The name among `names` of `kinds` that `key` (`name` or `name[k]`) gives, and the index.
 /// `None`: no such name and no index (the key may be a register).
 fn lookup<'a>(key: &str, names: &'a [Named], kinds: &[Kind]) -> anyhow::Result<Option<(&'a Named, Option<usize>)>> {
     let (base, index) = split_index(key)?;
