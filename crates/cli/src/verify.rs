@@ -3,15 +3,24 @@
 //! inputs (crates/gpu/src/verify.rs); for geometry shaders each case is one invocation and its
 //! primitives. Ends with the line `N passed, M failed`; exits non-zero
 //! when a case failed.
+//!
+//! Each executable runs on a worker thread (gpu::verify::verify_with_limit) so that a pipeline
+//! the driver takes too long to build ends the run after `--timeout` seconds with the file, the
+//! executable and the phase named. Progress goes to stderr: a status line redrawn in place on a
+//! terminal, else a plain line when a pipeline has taken `QUIET` (and again each time as long again
+//! passes).
 
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
-use gpu::verify::{verify_geometry, verify_vertex, Settings};
-use gpu::Gpu;
-use pica::shbin::{ShaderType, Shbin};
+use gpu::verify::{verify_with_limit, Settings};
+use gpu::{Gpu, Phase};
+use pica::shbin::Shbin;
 use translate::Precision;
 
 #[derive(Args)]
@@ -30,7 +39,21 @@ pub struct VerifyArgs {
     /// Seed of the random inputs.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Seconds each pipeline may take, from translation to read-back; 0: no limit.
+    #[arg(long, default_value_t = 60.0, value_name = "SECONDS", value_parser = parse_timeout)]
+    timeout: f64,
 }
+
+fn parse_timeout(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(t) if t.is_finite() && t >= 0.0 => Ok(t),
+        _ => Err(format!("expected a number of seconds (0 for no limit), found {s:?}")),
+    }
+}
+
+/// Without a terminal, a pipeline that takes this long gets a line on stderr (and again each
+/// time as long again passes).
+const QUIET: Duration = Duration::from_secs(10);
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let bytes = std::fs::read(&args.file).with_context(|| format!("{}: cannot read", args.file.display()))?;
@@ -42,23 +65,35 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     if entries.is_empty() {
         anyhow::bail!("{}: the file has no executable", args.file.display());
     }
-    let gpu = Gpu::new()?;
+    // Before the device opens and before any thread starts: the environment changes here.
+    let _runtime = gpu::private_runtime_dir().context("cannot create a runtime folder for the Vulkan driver")?;
+    let gpu = Arc::new(Gpu::new()?);
     eprintln!("device: {}", gpu.adapter);
+    let shbin = Arc::new(shbin);
+    let limit = (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout));
+    let mut status = Status::new(std::io::stderr().is_terminal());
     let (mut passed, mut failed) = (0, 0);
-    for entry in entries {
+    let count = entries.len();
+    for (n, entry) in entries.into_iter().enumerate() {
         let settings = Settings {
             cases: args.cases,
             precision: args.precision,
             seed: args.seed.wrapping_add(entry as u64),
             dispatch_only: false,
         };
-        let geometry = shbin.executables.get(entry).is_some_and(|d| d.shader_type == ShaderType::Geometry);
-        let report = if geometry {
-            verify_geometry(&gpu, &shbin, entry, settings)
-        } else {
-            verify_vertex(&gpu, &shbin, entry, settings)
-        }
-        .with_context(|| format!("{}: executable {entry}", args.file.display()))?;
+        let what = format!("[{}/{count}] {}: executable {entry}", n + 1, args.file.display());
+        let result = verify_with_limit(Arc::clone(&gpu), Arc::clone(&shbin), entry, settings, limit, |phase, t| {
+            status.show(&what, phase, t)
+        });
+        status.clear();
+        let report = match result {
+            Ok(report) => report,
+            Err(e @ gpu::verify::VerifyError::Timeout { .. }) => anyhow::bail!(
+                "{}: executable {entry}: {e}; --timeout SECONDS sets the limit (0: none)",
+                args.file.display()
+            ),
+            Err(e) => return Err(e).with_context(|| format!("{}: executable {entry}", args.file.display())),
+        };
         for e in &report.examples {
             println!("{}: executable {entry}: {e}", args.file.display());
         }
@@ -74,4 +109,52 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     }
     println!("{passed} passed, {failed} failed");
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// The progress report on stderr.
+struct Status {
+    terminal: bool,
+    /// A status line is drawn (terminal).
+    drawn: bool,
+    /// Plain lines printed for the current pipeline (no terminal).
+    lines: u32,
+    /// The pipeline time of the last report: a smaller one is a new pipeline.
+    last: Duration,
+}
+
+impl Status {
+    fn new(terminal: bool) -> Status {
+        Status { terminal, drawn: false, lines: 0, last: Duration::ZERO }
+    }
+
+    /// Reports that `what` is in `phase`, its current pipeline at `t`.
+    fn show(&mut self, what: &str, phase: Phase, t: Duration) {
+        let mut err = std::io::stderr().lock();
+        if self.terminal {
+            let _ = write!(err, "\r\x1b[K{what}: {phase} ({:.1} s)", t.as_secs_f64());
+            let _ = err.flush();
+            self.drawn = true;
+            return;
+        }
+        if t < self.last {
+            self.lines = 0;
+        }
+        self.last = t;
+        if t >= QUIET * (self.lines + 1) {
+            let _ = writeln!(err, "{what}: {phase}, {} s so far", t.as_secs());
+            self.lines += 1;
+        }
+    }
+
+    /// Removes the status line before results are printed.
+    fn clear(&mut self) {
+        if self.drawn {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\r\x1b[K");
+            let _ = err.flush();
+            self.drawn = false;
+        }
+        self.lines = 0;
+        self.last = Duration::ZERO;
+    }
 }

@@ -127,3 +127,197 @@ fn demo_runs_and_every_check_passes() {
     assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
     assert!(!stdout(&out).contains("FAILED"), "{}", stdout(&out));
 }
+
+// `verify`'s time limit and environment.
+
+const SIMPLE_TRI_GOLDEN_SHBIN: &str =
+    "pica/golden/3ds-examples__graphics__gpu__simple_tri__source__vshader.v.pica.shbin";
+
+/// `verify` with the device required, XDG_RUNTIME_DIR removed from its environment.
+fn verify(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_shaderport"))
+        .arg("verify")
+        .args(args)
+        .env_remove("XDG_RUNTIME_DIR")
+        .output()
+        .expect("run shaderport")
+}
+
+/// Whether there is a device to verify on: without one `verify` fails with "no Vulkan device",
+/// which these tests accept only when SHADERPORT_REQUIRE_GPU is unset.
+fn no_device(out: &Output) -> bool {
+    let none = stderr(out).contains("no Vulkan device");
+    assert!(!(none && std::env::var_os("SHADERPORT_REQUIRE_GPU").is_some()), "{}", stderr(out));
+    none
+}
+
+#[test]
+fn verify_prints_no_runtime_folder_complaints_without_xdg_runtime_dir() {
+    let out = verify(&[&corpus(SIMPLE_TRI_GOLDEN_SHBIN), "--cases", "8"]);
+    if no_device(&out) {
+        return;
+    }
+    assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
+    assert!(stdout(&out).ends_with("8 passed, 0 failed\n"), "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(!err.contains("XDG_RUNTIME_DIR"), "{err}");
+    // Not a terminal: the device line and nothing else for a quick run.
+    assert_eq!(err.lines().filter(|l| !l.starts_with("device: ")).count(), 0, "{err}");
+}
+
+#[test]
+fn verify_timeout_fails_naming_the_shader_and_the_phase() {
+    let file = corpus(SIMPLE_TRI_GOLDEN_SHBIN);
+    let out = verify(&[&file, "--cases", "8", "--timeout", "0.000001"]);
+    if no_device(&out) {
+        return;
+    }
+    assert!(!out.status.success(), "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(err.contains(&format!("error: {file}: executable 0: timed out after 0.000001 s in ")), "{err}");
+    let phases = ["translation", "pipeline creation", "run", "read-back", "comparison with the interpreter"];
+    assert!(phases.iter().any(|p| err.contains(&format!(" s in {p} "))), "names the phase: {err}");
+    assert!(err.contains("--timeout"), "says how to change the limit: {err}");
+    assert!(!stdout(&out).contains("passed"), "{}", stdout(&out));
+    // A generous limit and no limit pass.
+    for limit in ["600", "0"] {
+        let out = verify(&[&file, "--cases", "8", "--timeout", limit]);
+        assert!(out.status.success(), "--timeout {limit}: {}", stderr(&out));
+    }
+    let out = verify(&[&file, "--timeout=-1"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("expected a number of seconds"), "{}", stderr(&out));
+}
+
+// `pica run` with the DVLE's names and short attributes.
+
+const LENNY_GOLDEN: &str = "pica/golden/3ds-examples__graphics__gpu__lenny__source__vshader.v.pica.shbin";
+const IDENTITY: &str = "[[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]";
+
+/// Runs `pica run FILE --input` over `json` (written to a file named `name.json`).
+fn pica_run(file: &str, name: &str, json: &str) -> Output {
+    let dir = temp_dir(&format!("run-{name}"));
+    let input = dir.join(format!("{name}.json"));
+    std::fs::write(&input, json).unwrap();
+    shaderport(&["pica", "run", &corpus(file), "--input", input.to_str().unwrap()])
+}
+
+fn run_json(out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "{}", stderr(out));
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
+#[test]
+fn pica_run_takes_the_dvles_uniform_and_input_names() {
+    // lenny: `.fvec projection[4], modelView[4]`, `.in inpos v0`, `.in innrm v1`.
+    let out = pica_run(
+        LENNY_GOLDEN,
+        "names",
+        &format!(
+            r#"{{"uniforms": {{"projection": {IDENTITY}, "modelView": {IDENTITY}}}, "vertices": [{{"inpos": [1, 2, 3, 9], "innrm": [0, 0, 1, 0]}}]}}"#
+        ),
+    );
+    let json = run_json(&out);
+    // outpos = projection * modelView * (inpos.xyz, 1); outview = -(modelView * ...).
+    assert_eq!(json["vertices"][0]["o0"], serde_json::json!([1.0, 2.0, 3.0, 1.0]));
+    assert_eq!(json["vertices"][0]["o2"], serde_json::json!([-1.0, -2.0, -3.0, -1.0]));
+    // The same through registers gives the same output.
+    let regs = pica_run(
+        LENNY_GOLDEN,
+        "regs",
+        r#"{"uniforms": {"c0": [1,0,0,0], "c1": [0,1,0,0], "c2": [0,0,1,0], "c3": [0,0,0,1],
+            "c4": [1,0,0,0], "c5": [0,1,0,0], "c6": [0,0,1,0], "c7": [0,0,0,1]},
+            "vertices": [{"v0": [1, 2, 3, 9], "v1": [0, 0, 1, 0]}]}"#,
+    );
+    assert_eq!(run_json(&regs), json);
+}
+
+#[test]
+fn pica_run_sets_one_register_of_an_array_uniform_by_index() {
+    // Only projection[3] = (0, 0, 0, 2) is set, the other rows stay 0: outpos = (0, 0, 0, 2 * 1).
+    let out = pica_run(
+        SIMPLE_TRI_GOLDEN_SHBIN,
+        "index",
+        r#"{"uniforms": {"projection[3]": [0, 0, 0, 2]}, "vertices": [{"v0": [5, 6, 7, 8]}]}"#,
+    );
+    assert_eq!(run_json(&out)["vertices"][0]["o0"], serde_json::json!([0.0, 0.0, 0.0, 2.0]));
+}
+
+#[test]
+fn pica_run_fills_short_attributes_with_0_0_0_1() {
+    // simple_tri: o1 = v1 unchanged, o0 = projection * (v0.xyz, 1).
+    let out = pica_run(
+        SIMPLE_TRI_GOLDEN_SHBIN,
+        "short",
+        &format!(
+            r#"{{"uniforms": {{"projection": {IDENTITY}}}, "vertices": [{{"v0": [4, 5], "v1": [0.5]}}, {{"v0": [1, 2, 3], "v1": [1, 2, 3]}}, {{"v1": [1, 2]}}]}}"#
+        ),
+    );
+    let json = run_json(&out);
+    let v = &json["vertices"];
+    assert_eq!(v[0]["o0"], serde_json::json!([4.0, 5.0, 0.0, 1.0]));
+    assert_eq!(v[0]["o1"], serde_json::json!([0.5, 0.0, 0.0, 1.0]));
+    assert_eq!(v[1]["o1"], serde_json::json!([1.0, 2.0, 3.0, 1.0]));
+    assert_eq!(v[2]["o1"], serde_json::json!([1.0, 2.0, 0.0, 1.0]));
+    // v0 not given at all is (0, 0, 0, 0), as before (the shader itself sets w = 1).
+    assert_eq!(v[2]["o0"], serde_json::json!([0.0, 0.0, 0.0, 1.0]));
+}
+
+#[test]
+fn pica_run_errors_name_the_file_the_key_and_the_names_there_are() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            r#"{"uniforms": {"projecton": [0, 0, 0, 1]}}"#,
+            "uniforms.projecton",
+            &["no uniform named \"projecton\"", "projection (c0-c3)", "modelView (c4-c7)"],
+        ),
+        (
+            r#"{"uniforms": {"projection": [0, 0, 0, 1]}}"#,
+            "uniforms.projection",
+            &["spans 4 registers", "projection[k]"],
+        ),
+        (
+            r#"{"uniforms": {"projection": [[0, 0, 0, 1]]}}"#,
+            "uniforms.projection",
+            &["expected a list of 4", "found 1"],
+        ),
+        (
+            r#"{"uniforms": {"modelView[4]": [0, 0, 0, 1]}}"#,
+            "uniforms.modelView[4]",
+            &["past the end of modelView (c4-c7)"],
+        ),
+        (
+            r#"{"uniforms": {"projection": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,"one"]]}}"#,
+            "uniforms.projection[3]: component w",
+            &["\"one\""],
+        ),
+        (
+            r#"{"uniforms": {"modelView[0]": [1, 0, 0, 0], "c4": [1, 0, 0, 0]}}"#,
+            "uniforms.modelView[0]",
+            &["c4", "uniforms.c4"],
+        ),
+        (r#"{"uniforms": {"inpos": [1, 0, 0, 0]}}"#, "uniforms.inpos", &["no uniform named \"inpos\""]),
+        (
+            r#"{"vertices": [{}, {"inpo": [1, 2]}]}"#,
+            "vertices[1].inpo",
+            &["no input named \"inpo\"", "inpos (v0)", "innrm (v1)"],
+        ),
+        (
+            r#"{"vertices": [{"inpos": [1, 2, 3, 4, 5]}]}"#,
+            "vertices[0].inpos",
+            &["expected 1 to 4 components, found 5"],
+        ),
+        (r#"{"vertices": [{"innrm": []}]}"#, "vertices[0].innrm", &["expected 1 to 4 components, found 0"]),
+        (r#"{"vertices": [{"inpos": [1], "v0": [2]}]}"#, "vertices[0]", &["sets v0"]),
+    ];
+    for (n, (json, path, words)) in cases.iter().enumerate() {
+        let out = pica_run(LENNY_GOLDEN, &format!("bad{n}"), json);
+        assert!(!out.status.success(), "{json}: {}", stdout(&out));
+        let err = stderr(&out);
+        assert!(err.contains(&format!("bad{n}.json: {path}")), "{json}: names the file and the key: {err}");
+        for w in *words {
+            assert!(err.contains(w), "{json}: {w}: {err}");
+        }
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}

@@ -12,6 +12,8 @@ pub mod verify;
 pub use render::VertexRun;
 
 use std::borrow::Cow;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 
 /// Why a device run failed.
 #[derive(Debug, thiserror::Error)]
@@ -39,6 +41,128 @@ pub struct Gpu {
     /// The adapter's name and driver, for reports.
     pub adapter: String,
     primitive_index: bool,
+}
+
+/// The runtime folder variable that lavapipe's window-system layer reads on every device open
+/// (it prints `XDG_RUNTIME_DIR is invalid or not set in the environment` without one).
+pub const RUNTIME_DIR_ENV: &str = "XDG_RUNTIME_DIR";
+
+/// A private runtime folder made by [`private_runtime_dir`]: on drop the folder is removed and
+/// `XDG_RUNTIME_DIR` unset again.
+#[derive(Debug)]
+pub struct RuntimeDir {
+    path: PathBuf,
+}
+
+impl RuntimeDir {
+    /// The folder.
+    pub fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+}
+
+impl Drop for RuntimeDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+        if std::env::var_os(RUNTIME_DIR_ENV).is_some_and(|v| v == self.path.as_os_str()) {
+            std::env::remove_var(RUNTIME_DIR_ENV);
+        }
+    }
+}
+
+/// When `XDG_RUNTIME_DIR` is unset (or empty), creates a fresh folder only this user can enter
+/// under the temporary folder and points `XDG_RUNTIME_DIR` at it, as scripts/test does, so that
+/// opening the device prints nothing; `None` when the variable is already set. Call it before
+/// [`Gpu::new`] and before the program starts other threads: it changes the process
+/// environment, which other threads may be reading.
+///
+/// # Errors
+/// When the folder cannot be created.
+pub fn private_runtime_dir() -> std::io::Result<Option<RuntimeDir>> {
+    if std::env::var_os(RUNTIME_DIR_ENV).is_some_and(|v| !v.is_empty()) {
+        return Ok(None);
+    }
+    let base = std::env::temp_dir();
+    let mut attempt = 0u32;
+    let path = loop {
+        let path = base.join(format!("shaderport-runtime-{}-{attempt}", std::process::id()));
+        let mut builder = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        match builder.create(&path) {
+            Ok(()) => break path,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
+            Err(e) => return Err(e),
+        }
+    };
+    std::env::set_var(RUNTIME_DIR_ENV, &path);
+    Ok(Some(RuntimeDir { path }))
+}
+
+/// What a device run is doing, for progress reports and time limits ([`Progress`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Phase {
+    /// PICA200 to SPIR-V (crates/translate).
+    Translation,
+    /// The driver compiles the SPIR-V (`vkCreate*Pipelines`; wgpu blocks until it is done).
+    PipelineCreation,
+    /// The shader runs on the device.
+    Run,
+    /// The results are copied back to the host.
+    ReadBack,
+    /// The results are compared with the reference interpreter.
+    Comparison,
+}
+
+impl Phase {
+    const ALL: [Phase; 5] =
+        [Phase::Translation, Phase::PipelineCreation, Phase::Run, Phase::ReadBack, Phase::Comparison];
+
+    /// The phase's name in messages ("pipeline creation").
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Translation => "translation",
+            Phase::PipelineCreation => "pipeline creation",
+            Phase::Run => "run",
+            Phase::ReadBack => "read-back",
+            Phase::Comparison => "comparison with the interpreter",
+        }
+    }
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where a run stands, shared between the thread that runs it and one that watches it: the
+/// current [`Phase`] and the number of pipelines created so far.
+#[derive(Debug, Default)]
+pub struct Progress {
+    phase: AtomicU8,
+    pipelines: AtomicUsize,
+}
+
+impl Progress {
+    /// The current phase ([`Phase::Translation`] before anything started).
+    pub fn phase(&self) -> Phase {
+        Phase::ALL.get(self.phase.load(Ordering::Acquire) as usize).copied().unwrap_or(Phase::Translation)
+    }
+
+    /// Pipelines whose creation has started.
+    pub fn pipelines(&self) -> usize {
+        self.pipelines.load(Ordering::Acquire)
+    }
+
+    /// Enters `phase` (a new pipeline when it is [`Phase::PipelineCreation`]).
+    pub fn set(&self, phase: Phase) {
+        if phase == Phase::PipelineCreation {
+            self.pipelines.fetch_add(1, Ordering::AcqRel);
+        }
+        self.phase.store(phase as u8, Ordering::Release);
+    }
 }
 
 impl Gpu {
@@ -184,7 +308,27 @@ impl Gpu {
         invocations: u32,
         output_words: usize,
     ) -> Result<Vec<u32>, GpuError> {
+        self.run_compute_tracked(words, entry, uniforms, input, invocations, output_words, &Progress::default())
+    }
+
+    /// [`Gpu::run_compute`], reporting its phases (pipeline creation, run, read-back) to
+    /// `progress`.
+    ///
+    /// # Errors
+    /// As [`Gpu::run_compute`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_compute_tracked(
+        &self,
+        words: &[u32],
+        entry: &str,
+        uniforms: &[u8],
+        input: &[u32],
+        invocations: u32,
+        output_words: usize,
+        progress: &Progress,
+    ) -> Result<Vec<u32>, GpuError> {
         use wgpu::BufferBindingType as T;
+        progress.set(Phase::PipelineCreation);
         let wg = translate::pica::WORKGROUP;
         let module = self.module(words, &[(entry, (wg, 1, 1))]);
         let compute = wgpu::ShaderStages::COMPUTE;
@@ -217,6 +361,11 @@ impl Gpu {
             pass.set_bind_group(0, &bg, &[]);
             pass.dispatch_workgroups(invocations.div_ceil(wg), 1, 1);
         }
+        progress.set(Phase::Run);
+        self.queue.submit([encoder.finish()]);
+        self.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| GpuError::Device(e.to_string()))?;
+        progress.set(Phase::ReadBack);
+        let encoder = self.device.create_command_encoder(&Default::default());
         let mut out = self.read_back(&obuf, out_size.max(16), encoder)?;
         out.truncate(output_words);
         Ok(out)
@@ -254,10 +403,31 @@ impl Gpu {
         uniforms: &[u8],
         records: &[u32],
     ) -> Result<Vec<GeometryOutput>, GpuError> {
+        self.run_geometry_tracked(words, uniforms, records, &Progress::default())
+    }
+
+    /// [`Gpu::run_geometry`], reporting its phases to `progress`.
+    ///
+    /// # Errors
+    /// As [`Gpu::run_compute`].
+    pub fn run_geometry_tracked(
+        &self,
+        words: &[u32],
+        uniforms: &[u8],
+        records: &[u32],
+        progress: &Progress,
+    ) -> Result<Vec<GeometryOutput>, GpuError> {
         use translate::pica::{GS_IN_STRIDE, GS_MAX_PRIMS, GS_PRIM_VEC4S, GS_STRIDE};
         let n = records.len() / (GS_IN_STRIDE as usize * 4);
-        let out =
-            self.run_compute(words, translate::pica::ENTRY, uniforms, records, n as u32, n * GS_STRIDE as usize * 4)?;
+        let out = self.run_compute_tracked(
+            words,
+            translate::pica::ENTRY,
+            uniforms,
+            records,
+            n as u32,
+            n * GS_STRIDE as usize * 4,
+            progress,
+        )?;
         Ok((0..n)
             .map(|i| {
                 let rec = &out[i * GS_STRIDE as usize * 4..(i + 1) * GS_STRIDE as usize * 4];
@@ -278,5 +448,30 @@ impl Gpu {
                 GeometryOutput { count, primitives }
             })
             .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_counts_pipelines_and_keeps_the_last_phase() {
+        let p = Progress::default();
+        assert_eq!((p.phase(), p.pipelines()), (Phase::Translation, 0));
+        for phase in Phase::ALL {
+            p.set(phase);
+            assert_eq!(p.phase(), phase);
+        }
+        assert_eq!(p.pipelines(), 1);
+        p.set(Phase::PipelineCreation);
+        p.set(Phase::PipelineCreation);
+        assert_eq!((p.phase(), p.pipelines()), (Phase::PipelineCreation, 3));
+    }
+
+    #[test]
+    fn phases_have_the_names_messages_use() {
+        let names: Vec<String> = Phase::ALL.iter().map(|p| p.to_string()).collect();
+        assert_eq!(names, ["translation", "pipeline creation", "run", "read-back", "comparison with the interpreter"]);
     }
 }

@@ -14,7 +14,10 @@ use pica::shbin::Shbin;
 use translate::pica::{translate, Options, UniformBlock, REGS};
 use translate::{backend, Precision};
 
-use crate::{Gpu, GpuError};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::{Gpu, GpuError, Phase, Progress};
 
 /// Relative tolerance of `fast`/`compat` results (host f32 against float24 rounding at each
 /// step; docs/pica-translate.md "Precision"). Most programs stay within 2^-12; programs that
@@ -94,9 +97,18 @@ pub enum VerifyError {
     /// The device failed.
     #[error("{0}")]
     Gpu(#[from] GpuError),
-    /// Geometry shaders are verified with [`verify_geometry`].
+    /// The executable is of the other kind: geometry shaders are verified with [`verify_geometry`],
+    /// vertex shaders with [`verify_vertex`].
     #[error("{0}")]
     Unsupported(String),
+    /// A pipeline took longer than the limit of [`verify_with_limit`].
+    #[error("timed out after {} s in {phase} (the limit per pipeline)", limit.as_secs_f64())]
+    Timeout {
+        /// The phase the run was in when the limit passed.
+        phase: Phase,
+        /// The limit.
+        limit: Duration,
+    },
 }
 
 /// Random verification inputs over the seeded source of `pica::smith`.
@@ -120,7 +132,6 @@ impl Rng {
     /// the float24 range (results past 2^64 overflow only in f32), so it gets moderate values.
     pub fn f24(&mut self, special: bool) -> f32 {
         let r = self.below(64);
-
         match r {
             0 => 0.0,
             1 => 1.0,
@@ -198,6 +209,21 @@ pub fn exact_match(got: f32, want: f32) -> bool {
 /// [`VerifyError`] when the interpreter cannot load it, the translation fails, or the device
 /// fails.
 pub fn verify_vertex(gpu: &Gpu, shbin: &Shbin, entry: usize, settings: Settings) -> Result<Report, VerifyError> {
+    verify_vertex_tracked(gpu, shbin, entry, settings, &Progress::default())
+}
+
+/// [`verify_vertex`], reporting its phases to `progress`.
+///
+/// # Errors
+/// As [`verify_vertex`].
+pub fn verify_vertex_tracked(
+    gpu: &Gpu,
+    shbin: &Shbin,
+    entry: usize,
+    settings: Settings,
+    progress: &Progress,
+) -> Result<Report, VerifyError> {
+    progress.set(Phase::Translation);
     let shader = Shader::from_shbin(shbin, entry)?;
     if shader.kind != ShaderKind::Vertex {
         return Err(VerifyError::Unsupported(format!("executable {entry} is a geometry shader: use verify_geometry")));
@@ -219,14 +245,16 @@ pub fn verify_vertex(gpu: &Gpu, shbin: &Shbin, entry: usize, settings: Settings)
         apply_dvle_constants(&mut uniforms, &base, shbin, entry);
         let inputs: Vec<[Vec4; 16]> = (0..n).map(|_| [0; 16].map(|_| [0, 1, 2, 3].map(|_| rng.f24(special)))).collect();
         let flat: Vec<u32> = inputs.iter().flatten().flatten().map(|x| x.to_bits()).collect();
-        let out = gpu.run_compute(
+        let out = gpu.run_compute_tracked(
             &words,
             translate::pica::COMPUTE_ENTRY,
             &block_of(&uniforms).to_bytes(),
             &flat,
             n as u32,
             n * REGS as usize * 4,
+            progress,
         )?;
+        progress.set(Phase::Comparison);
         let mut it = Interpreter::new(&shader.program, ShaderKind::Vertex);
         it.set_uniforms(&uniforms);
         for (case, input) in inputs.iter().enumerate() {
@@ -295,7 +323,22 @@ fn apply_dvle_constants(u: &mut Uniforms, loaded: &Uniforms, shbin: &Shbin, entr
 /// # Errors
 /// As [`verify_vertex`].
 pub fn verify_geometry(gpu: &Gpu, shbin: &Shbin, entry: usize, settings: Settings) -> Result<Report, VerifyError> {
+    verify_geometry_tracked(gpu, shbin, entry, settings, &Progress::default())
+}
+
+/// [`verify_geometry`], reporting its phases to `progress`.
+///
+/// # Errors
+/// As [`verify_vertex`].
+pub fn verify_geometry_tracked(
+    gpu: &Gpu,
+    shbin: &Shbin,
+    entry: usize,
+    settings: Settings,
+    progress: &Progress,
+) -> Result<Report, VerifyError> {
     use pica::interp::GeometryMode;
+    progress.set(Phase::Translation);
     use translate::pica::{GS_IN_STRIDE, GS_MAX_PRIMS};
     let shader = Shader::from_shbin(shbin, entry)?;
     let Some(mode) = shader.geometry else {
@@ -348,7 +391,8 @@ pub fn verify_geometry(gpu: &Gpu, shbin: &Shbin, entry: usize, settings: Setting
         let bits = u.bools.iter().enumerate().fold(0u32, |acc, (k, &b)| acc | (b as u32) << k);
         records.extend([bits, 0, 0, 0]);
     }
-    let got = gpu.run_geometry(&words, &block_of(&base).to_bytes(), &records)?;
+    let got = gpu.run_geometry_tracked(&words, &block_of(&base).to_bytes(), &records, progress)?;
+    progress.set(Phase::Comparison);
 
     let mut report = Report::default();
     for (case, ((u, v), g)) in setups.iter().zip(&got).enumerate() {
@@ -389,4 +433,95 @@ pub fn verify_geometry(gpu: &Gpu, shbin: &Shbin, entry: usize, settings: Setting
         report.case(bad);
     }
     Ok(report)
+}
+
+/// Verifies executable `entry` as [`verify_vertex`] or [`verify_geometry`], by its type.
+///
+/// # Errors
+/// As [`verify_vertex`].
+pub fn verify_executable(
+    gpu: &Gpu,
+    shbin: &Shbin,
+    entry: usize,
+    settings: Settings,
+    progress: &Progress,
+) -> Result<Report, VerifyError> {
+    let geometry = shbin.executables.get(entry).is_some_and(|d| d.shader_type == pica::shbin::ShaderType::Geometry);
+    if geometry {
+        verify_geometry_tracked(gpu, shbin, entry, settings, progress)
+    } else {
+        verify_vertex_tracked(gpu, shbin, entry, settings, progress)
+    }
+}
+
+/// How often [`verify_with_limit`] wakes to check the clock and call its `tick`.
+pub const TICK: Duration = Duration::from_millis(100);
+
+/// [`verify_executable`] on a worker thread, watched from this one: every [`TICK`], `tick` gets
+/// the current phase and the time the current pipeline has taken so far (from the translation
+/// for the first pipeline, from its creation for each later one). When that time passes `limit`
+/// the wait ends with [`VerifyError::Timeout`] naming the phase; the worker is left behind (a
+/// driver's pipeline creation cannot be interrupted) and ends with the process. `None`: no limit.
+///
+/// # Errors
+/// As [`verify_vertex`], and [`VerifyError::Timeout`].
+///
+/// # Panics
+/// When the worker panics (the panic is carried over).
+pub fn verify_with_limit(
+    gpu: Arc<Gpu>,
+    shbin: Arc<Shbin>,
+    entry: usize,
+    settings: Settings,
+    limit: Option<Duration>,
+    mut tick: impl FnMut(Phase, Duration),
+) -> Result<Report, VerifyError> {
+    let progress = Arc::new(Progress::default());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let worker = {
+        let progress = Arc::clone(&progress);
+        std::thread::Builder::new()
+            .name(format!("verify executable {entry}"))
+            .spawn(move || {
+                let _ = tx.send(verify_executable(&gpu, &shbin, entry, settings, &progress));
+            })
+            .map_err(|e| VerifyError::Gpu(GpuError::Device(format!("cannot start a worker thread: {e}"))))?
+    };
+    let mut started = Instant::now();
+    let mut pipelines = 0;
+    loop {
+        let wait = match limit {
+            Some(limit) => limit.saturating_sub(started.elapsed()).min(TICK),
+            None => TICK,
+        };
+        match rx.recv_timeout(wait) {
+            Ok(result) => {
+                let _ = worker.join();
+                return result;
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                if let Err(panic) = worker.join() {
+                    std::panic::resume_unwind(panic);
+                }
+                return Err(VerifyError::Gpu(GpuError::Device(
+                    "the verification thread ended without a result".into(),
+                )));
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        let now = progress.pipelines();
+        if now != pipelines {
+            if pipelines > 0 {
+                started = Instant::now();
+            }
+            pipelines = now;
+        }
+        let phase = progress.phase();
+        if let Some(limit) = limit {
+            if started.elapsed() >= limit {
+                return Err(VerifyError::Timeout { phase, limit });
+            }
+        }
+        tick(phase, started.elapsed());
+    }
 }

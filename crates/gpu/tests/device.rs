@@ -10,18 +10,8 @@ use pica::shbin::{Dvle, Dvlp, Output, OutputKind, Shbin};
 use translate::pica::{translate, Options, UniformBlock, REGS};
 use translate::{backend, Precision};
 
-/// The Vulkan device, or `None` (the test skips) when there is none, unless the run requires one
-/// (`scripts/test` sets SHADERPORT_REQUIRE_GPU): then a missing device fails the test.
-fn device() -> Option<Gpu> {
-    match Gpu::new() {
-        Ok(g) => Some(g),
-        Err(e) if testkit::required() => panic!("{} is set but {e}", testkit::REQUIRE_ENV),
-        Err(e) => {
-            eprintln!("skipping: {e}");
-            None
-        }
-    }
-}
+mod common;
+use common::device;
 
 const INF: f32 = f32::INFINITY;
 

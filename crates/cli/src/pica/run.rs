@@ -1,12 +1,17 @@
 //! `shaderport pica run FILE.shbin --input VECTORS.json [--entry N] [--hex] [--semantics]`: the reference
-//! interpreter on JSON vectors (docs/pica-interp.md "Command line").
+//! interpreter on JSON vectors (docs/pica-interp.md "Command line", which describes the input).
 //!
-//! Input: `{"uniforms": {"c0": [x,y,z,w], "i0": [x,y,z,w], "b3": true}, "vertices": [{"v0":
-//! [x,y,z,w]}]}`; the DVLE's constant table applies first, then these uniforms. Output:
-//! `{"vertices": [{"o0": [x,y,z,w], ...}]}`, or for a geometry shader `{"primitives": [[{...},
-//! ...]]}`. Components are numbers (the f32 value of the float24), or "inf", "-inf", "nan"; with
-//! `--hex`, float24 bit patterns like "0x3f0000". Input components take the same forms.
+//! Input: `{"uniforms": {"c0": [x,y,z,w], "projection": [[x,y,z,w], ...], "i0": [x,y,z,w], "b3":
+//! true}, "vertices": [{"v0": [x,y,z,w], "inclr": [r,g,b]}]}`: registers, or the names of the
+//! DVLE's uniform table (picasso's `.fvec`/`.ivec`/`.bool` and `.in` names; a name spanning
+//! several registers takes one value per register, `name[k]` one of them). The DVLE's constant
+//! table applies first, then these uniforms. Attributes may have 1 to 4 components: the missing
+//! ones are (0, 0, 0, 1) as the hardware fills them. Output: `{"vertices": [{"o0": [x,y,z,w],
+//! ...}]}`, or for a geometry shader `{"primitives": [[{...}, ...]]}`. Components are numbers
+//! (the f32 value of the float24), or "inf", "-inf", "nan"; with `--hex`, float24 bit patterns
+//! like "0x3f0000". Input components take the same forms.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -14,7 +19,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use pica::float24::F24;
 use pica::interp::{f24ops, run_geometry, GeometryMode, Shader, ShaderKind, Uniforms, Vec4, DEFAULT_STEP_LIMIT};
-use pica::shbin::Shbin;
+use pica::shbin::{Dvle, Shbin, UniformReg};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
@@ -49,11 +54,81 @@ struct Input {
     counts: Option<Vec<usize>>,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Uniform {
     Float(usize),
     Int(usize),
     Bool(usize),
+}
+
+impl std::fmt::Display for Uniform {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Uniform::Float(i) => write!(f, "c{i}"),
+            Uniform::Int(i) => write!(f, "i{i}"),
+            Uniform::Bool(i) => write!(f, "b{i}"),
+        }
+    }
+}
+
+/// The register kinds a DVLE name can cover.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Input,
+    Float,
+    Int,
+    Bool,
+}
+
+impl Kind {
+    fn prefix(self) -> char {
+        match self {
+            Kind::Input => 'v',
+            Kind::Float => 'c',
+            Kind::Int => 'i',
+            Kind::Bool => 'b',
+        }
+    }
+}
+
+/// A name of the DVLE's uniform table: registers `first..first + count` of one kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Named {
+    name: String,
+    kind: Kind,
+    first: usize,
+    count: usize,
+}
+
+impl std::fmt::Display for Named {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let p = self.kind.prefix();
+        if self.count == 1 {
+            write!(f, "{} ({p}{})", self.name, self.first)
+        } else {
+            write!(f, "{} ({p}{}-{p}{})", self.name, self.first, self.first + self.count - 1)
+        }
+    }
+}
+
+/// The names of the DVLE's uniform table (entries whose range stays within one register kind).
+fn dvle_names(dvle: &Dvle) -> Vec<Named> {
+    let mut out = Vec::new();
+    for u in &dvle.uniforms {
+        let Some(name) = dvle.symbol(u.symbol).filter(|n| !n.is_empty()) else { continue };
+        let (kind, first, last) = match (UniformReg::from_raw(u.start), UniformReg::from_raw(u.end)) {
+            (UniformReg::Input(a), UniformReg::Input(b)) => (Kind::Input, a, b),
+            (UniformReg::Float(a), UniformReg::Float(b)) => (Kind::Float, a, b),
+            (UniformReg::Int(a), UniformReg::Int(b)) => (Kind::Int, a, b),
+            (UniformReg::Bool(a), UniformReg::Bool(b)) => (Kind::Bool, a, b),
+            _ => continue,
+        };
+        if last < first {
+            continue;
+        }
+        out.push(Named { name: name.to_string(), kind, first: first as usize, count: (last - first) as usize + 1 });
+    }
+    out
 }
 
 enum UniformValue {
@@ -73,7 +148,8 @@ fn execute(args: &RunArgs) -> anyhow::Result<String> {
     let file = Shbin::read(&bytes).with_context(|| format!("{}", args.file.display()))?;
     let shader = Shader::from_shbin(&file, args.entry).with_context(|| format!("{}", args.file.display()))?;
     let text = std::fs::read_to_string(&args.input).with_context(|| format!("reading {}", args.input.display()))?;
-    let input = parse_input(&text).with_context(|| format!("{}", args.input.display()))?;
+    let names = dvle_names(&file.executables[args.entry]);
+    let input = parse_input_named(&text, &names).with_context(|| format!("{}", args.input.display()))?;
 
     let mut it = shader.interpreter();
     it.step_limit = args.max_steps;
@@ -190,7 +266,14 @@ impl Serialize for Component {
     }
 }
 
+/// [`parse_input_named`] for an executable that names nothing.
+#[cfg(test)]
 fn parse_input(text: &str) -> anyhow::Result<Input> {
+    parse_input_named(text, &[])
+}
+
+/// Reads the input file's JSON; `names` are the executable's uniform-table names.
+fn parse_input_named(text: &str, names: &[Named]) -> anyhow::Result<Input> {
     let root: Value = serde_json::from_str(text).context("not valid JSON")?;
     let Value::Object(root) = root else { bail!("the top level must be an object") };
     for key in root.keys() {
@@ -201,18 +284,24 @@ fn parse_input(text: &str) -> anyhow::Result<Input> {
     let mut uniforms = Vec::new();
     if let Some(u) = root.get("uniforms") {
         let Value::Object(u) = u else { bail!("\"uniforms\" must be an object") };
+        // Which key set each register, to refuse a register given twice.
+        let mut set_by: HashMap<Uniform, String> = HashMap::new();
         for (key, value) in u {
-            let at = || format!("uniforms.{key}");
-            let reg = parse_uniform_name(key).with_context(at)?;
-            let value = match reg {
-                Uniform::Float(_) => UniformValue::Float(parse_vec4(value).with_context(at)?),
-                Uniform::Int(_) => UniformValue::Int(parse_ivec4(value).with_context(at)?),
-                Uniform::Bool(_) => match value {
-                    Value::Bool(b) => UniformValue::Bool(*b),
-                    _ => bail!("{}: expected true or false", at()),
-                },
-            };
-            uniforms.push((reg, value));
+            let at = format!("uniforms.{key}");
+            for (path, reg, value) in uniform_values(&at, key, value, names).with_context(|| at.clone())? {
+                if let Some(first) = set_by.insert(reg, path.clone()) {
+                    bail!("{path}: sets {reg}, which {first} sets too");
+                }
+                let value = match reg {
+                    Uniform::Float(_) => UniformValue::Float(parse_vec4(value).with_context(|| path.clone())?),
+                    Uniform::Int(_) => UniformValue::Int(parse_ivec4(value).with_context(|| path.clone())?),
+                    Uniform::Bool(_) => match value {
+                        Value::Bool(b) => UniformValue::Bool(*b),
+                        _ => bail!("{path}: expected true or false"),
+                    },
+                };
+                uniforms.push((reg, value));
+            }
         }
     }
     let mut vertices = Vec::new();
@@ -223,11 +312,16 @@ fn parse_input(text: &str) -> anyhow::Result<Input> {
             for (n, v) in list.iter().enumerate() {
                 let Value::Object(v) = v else { bail!("vertices[{n}] must be an object") };
                 let mut regs = [[0.0; 4]; 16];
+                let mut set_by: HashMap<usize, String> = HashMap::new();
                 for (key, value) in v {
-                    let at = || format!("vertices[{n}].{key}");
-                    let index = register_index(key, 'v', 16).with_context(at)?;
-                    regs[index] = parse_vec4(value).with_context(at)?;
-                    stride = stride.max(index + 1);
+                    let at = format!("vertices[{n}].{key}");
+                    for (path, index, value) in attribute_values(&at, key, value, names).with_context(|| at.clone())? {
+                        if let Some(first) = set_by.insert(index, path.clone()) {
+                            bail!("{path}: sets v{index}, which {first} sets too");
+                        }
+                        regs[index] = parse_attribute(value).with_context(|| path.clone())?;
+                        stride = stride.max(index + 1);
+                    }
                 }
                 vertices.push(regs);
             }
@@ -250,6 +344,135 @@ fn parse_input(text: &str) -> anyhow::Result<Input> {
         Some(_) => bail!("\"counts\" must be an array of vertex counts"),
     };
     Ok(Input { uniforms, vertices, stride, counts })
+}
+
+/// A key as a register name: a prefix letter and digits only ("c12"), whatever their value.
+fn looks_like_register(key: &str, prefixes: &[char]) -> bool {
+    let mut chars = key.chars();
+    chars.next().is_some_and(|c| prefixes.contains(&c)) && {
+        let rest = chars.as_str();
+        !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit())
+    }
+}
+
+/// `name` or `name[k]`: the name and the index.
+fn split_index(key: &str) -> anyhow::Result<(&str, Option<usize>)> {
+    let Some(open) = key.find('[') else { return Ok((key, None)) };
+    let index = key[open + 1..]
+        .strip_suffix(']')
+        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|n| n.parse::<usize>().ok())
+        .with_context(|| format!("expected NAME or NAME[INDEX], found {key:?}"))?;
+    Ok((&key[..open], Some(index)))
+}
+
+/// The name among `names` of `kinds` that `key` (`name` or `name[k]`) gives, and the index.
+/// `None`: no such name and no index (the key may be a register).
+fn lookup<'a>(key: &str, names: &'a [Named], kinds: &[Kind]) -> anyhow::Result<Option<(&'a Named, Option<usize>)>> {
+    let (base, index) = split_index(key)?;
+    let Some(named) = names.iter().find(|n| n.name == base && kinds.contains(&n.kind)) else {
+        if index.is_some() {
+            bail!("{}", unknown_name(base, names, kinds));
+        }
+        return Ok(None);
+    };
+    if let Some(k) = index {
+        if k >= named.count {
+            bail!("index {k} is past the end of {named}");
+        }
+    }
+    Ok(Some((named, index)))
+}
+
+/// The message for a name the executable does not have, listing those it has.
+fn unknown_name(key: &str, names: &[Named], kinds: &[Kind]) -> String {
+    let (what, registers) = if kinds.contains(&Kind::Input) {
+        ("input", "registers v0-v15")
+    } else {
+        ("uniform", "registers c0-c95, i0-i3 or b0-b15")
+    };
+    let known: Vec<String> = names.iter().filter(|n| kinds.contains(&n.kind)).map(|n| n.to_string()).collect();
+    if known.is_empty() {
+        format!("no {what} named {key:?}: the executable names no {what}s; expected {registers}")
+    } else {
+        format!("no {what} named {key:?}; the executable's {what}s are {}; or {registers}", known.join(", "))
+    }
+}
+
+/// The (path, register, value) triples a `uniforms` entry sets.
+fn uniform_values<'v>(
+    at: &str,
+    key: &str,
+    value: &'v Value,
+    names: &[Named],
+) -> anyhow::Result<Vec<(String, Uniform, &'v Value)>> {
+    let kinds = [Kind::Float, Kind::Int, Kind::Bool];
+    let Some((named, index)) = lookup(key, names, &kinds)? else {
+        if looks_like_register(key, &['c', 'i', 'b']) {
+            return Ok(vec![(at.to_string(), parse_uniform_name(key)?, value)]);
+        }
+        bail!("{}", unknown_name(key, names, &kinds));
+    };
+    let reg = |i: usize| match named.kind {
+        Kind::Float => Uniform::Float(i),
+        Kind::Int => Uniform::Int(i),
+        _ => Uniform::Bool(i),
+    };
+    let out = spread(at, named, index, value)?;
+    Ok(out.into_iter().map(|(path, i, v)| (path, reg(i), v)).collect())
+}
+
+/// The (path, v register, value) triples a vertex entry sets.
+fn attribute_values<'v>(
+    at: &str,
+    key: &str,
+    value: &'v Value,
+    names: &[Named],
+) -> anyhow::Result<Vec<(String, usize, &'v Value)>> {
+    let Some((named, index)) = lookup(key, names, &[Kind::Input])? else {
+        if looks_like_register(key, &['v']) {
+            return Ok(vec![(at.to_string(), register_index(key, 'v', 16)?, value)]);
+        }
+        bail!("{}", unknown_name(key, names, &[Kind::Input]));
+    };
+    spread(at, named, index, value)
+}
+
+/// The registers of `named` (or its element `index`) with their values: an element or a name
+/// of one register takes one value, a whole name of several registers a list of one value per
+/// register.
+fn spread<'v>(
+    at: &str,
+    named: &Named,
+    index: Option<usize>,
+    value: &'v Value,
+) -> anyhow::Result<Vec<(String, usize, &'v Value)>> {
+    if let Some(k) = index {
+        return Ok(vec![(at.to_string(), named.first + k, value)]);
+    }
+    if named.count == 1 {
+        return Ok(vec![(at.to_string(), named.first, value)]);
+    }
+    let one = match named.kind {
+        Kind::Bool => "true or false",
+        _ => "[x, y, z, w]",
+    };
+    let n = named.count;
+    let items = match value {
+        Value::Array(items) if named.kind != Kind::Bool && !items.is_empty() && !items.iter().any(Value::is_array) => {
+            bail!(
+                "{named} spans {n} registers: expected a list of {n} values ([x, y, z, w] each), found one vector; \
+                 \"{}[k]\" sets register k alone",
+                named.name
+            )
+        }
+        Value::Array(items) if items.len() == n => items,
+        Value::Array(items) => {
+            bail!("{named} spans {n} registers: expected a list of {n} values ({one} each), found {}", items.len())
+        }
+        _ => bail!("{named} spans {n} registers: expected a list of {n} values ({one} each)"),
+    };
+    Ok(items.iter().enumerate().map(|(k, v)| (format!("{at}[{k}]"), named.first + k, v)).collect())
 }
 
 fn register_index(key: &str, prefix: char, count: usize) -> anyhow::Result<usize> {
@@ -275,6 +498,20 @@ fn parse_vec4(v: &Value) -> anyhow::Result<Vec4> {
         bail!("expected 4 components, found {}", items.len());
     }
     let mut out = [0.0; 4];
+    for (i, item) in items.iter().enumerate() {
+        out[i] = parse_component(item).with_context(|| format!("component {}", ["x", "y", "z", "w"][i]))?;
+    }
+    Ok(out)
+}
+
+/// An input attribute: 1 to 4 components, the missing ones filled with (0, 0, 0, 1) as the
+/// hardware's attribute loader does.
+fn parse_attribute(v: &Value) -> anyhow::Result<Vec4> {
+    let Value::Array(items) = v else { bail!("expected [x, y, z, w] (1 to 4 components)") };
+    if items.is_empty() || items.len() > 4 {
+        bail!("expected 1 to 4 components, found {}", items.len());
+    }
+    let mut out = [0.0, 0.0, 0.0, 1.0];
     for (i, item) in items.iter().enumerate() {
         out[i] = parse_component(item).with_context(|| format!("component {}", ["x", "y", "z", "w"][i]))?;
     }
@@ -394,7 +631,8 @@ mod tests {
     #[test]
     fn bad_inputs_are_named() {
         let cases = [
-            (r#"{"vertices": [{"v0": [1, 2]}]}"#, "vertices[0].v0: expected 4 components, found 2"),
+            (r#"{"vertices": [{"v0": [1, 2, 3, 4, 5]}]}"#, "vertices[0].v0: expected 1 to 4 components, found 5"),
+            (r#"{"uniforms": {"c0": [1, 2]}}"#, "uniforms.c0: expected 4 components, found 2"),
             (r#"{"vertices": [{"v16": [1, 2, 3, 4]}]}"#, "vertices[0].v16: expected a register v0-v15"),
             (r#"{"uniforms": {"c96": [1, 2, 3, 4]}}"#, "uniforms.c96: expected a register c0-c95"),
             (r#"{"uniforms": {"i0": [1, 2, 3, 256]}}"#, "uniforms.i0: component w: expected an integer 0-255"),
@@ -430,6 +668,33 @@ mod tests {
                 m[at] = with;
                 if let Ok(text) = std::str::from_utf8(&m) {
                     let _ = parse_input(text);
+                }
+            }
+        }
+    }
+
+    /// The same over names of the uniform table: arrays, elements, inputs; none panics.
+    #[test]
+    fn mutated_named_inputs_never_panic() {
+        let names = [
+            Named { name: "m".into(), kind: Kind::Float, first: 92, count: 4 },
+            Named { name: "n".into(), kind: Kind::Int, first: 2, count: 2 },
+            Named { name: "f".into(), kind: Kind::Bool, first: 14, count: 2 },
+            Named { name: "p".into(), kind: Kind::Input, first: 15, count: 1 },
+        ];
+        let valid = r#"{"uniforms": {"m": [[1,2,3,4],[5,6,7,8],[0,0,0,1],[1,1,1,1]], "n[1]": [1,2,3,0],
+            "f": [true, false]}, "vertices": [{"p": [0.5, 2], "v3": [1]}]}"#;
+        let input = parse_input_named(valid, &names).unwrap();
+        assert_eq!(input.uniforms.len(), 4 + 1 + 2);
+        assert_eq!(input.vertices[0][15], [0.5, 2.0, 0.0, 1.0]);
+        assert_eq!(input.stride, 16);
+        let bytes = valid.as_bytes();
+        for at in 0..bytes.len() {
+            for with in [b'0', b'9', b'-', b'"', b'[', b']', b'{', b'}', b',', b'x', b'm', b'p'] {
+                let mut m = bytes.to_vec();
+                m[at] = with;
+                if let Ok(text) = std::str::from_utf8(&m) {
+                    let _ = parse_input_named(text, &names);
                 }
             }
         }
