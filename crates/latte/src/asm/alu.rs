@@ -1,7 +1,8 @@
 //! Parsing ALU instruction lines (operands, literals, relative addressing, properties).
 
 use super::lex::{arg, bounded, num, split};
-use crate::isa::alu::{sel, AluInst, AluKind, AluSrc, Op2, Op3};
+use crate::isa::alu::{sel, AluInst, AluKind, AluSrc, Op2, Op3, OP2_PROPS};
+use crate::isa::fields::parse_prop;
 use crate::isa::names::*;
 use crate::isa::table;
 
@@ -246,21 +247,13 @@ pub(crate) fn parse_alu(unit: u8, text: &str, lits: &mut LitCtx) -> R<AluLine> {
     let parts = split(rest, nsrc + 1)?;
     let natural_chan = if unit < 4 { unit } else { 0 };
     let mut inst = AluInst {
-        src0: AluSrc::default(),
-        src1: AluSrc::default(),
-        index_mode: 0,
-        pred_sel: 0,
-        last: false,
-        bank_swizzle: 0,
-        dst_gpr: 0,
-        dst_rel: false,
         dst_chan: natural_chan,
-        clamp: false,
         kind: if op3 {
             AluKind::Op3(Op3 { op: code, src2: AluSrc::default() })
         } else {
             AluKind::Op2(Op2 { op: code, write_mask: true, omod, ..Default::default() })
         },
+        ..Default::default()
     };
     if op3 && omod != 0 {
         return Err("output modifiers are OP2 only".into());
@@ -312,15 +305,10 @@ pub(crate) fn parse_alu(unit: u8, text: &str, lits: &mut LitCtx) -> R<AluLine> {
             i.bank_swizzle = b as u8;
         } else if let Some(b) = SCL_BANK.iter().position(|n| *n == p) {
             i.bank_swizzle = b as u8;
-        } else if p == "UPDATE_EXEC_MASK" || p == "UPDATE_EXEC_MASK(DEACTIVATE)" {
+        } else if let Some(pr) = OP2_PROPS.iter().find(|pr| pr.spells(p)) {
             match &mut i.kind {
-                AluKind::Op2(o) => o.update_exec_mask = true,
-                AluKind::Op3(_) => return Err("UPDATE_EXEC_MASK is OP2 only".into()),
-            }
-        } else if p == "UPDATE_PRED" {
-            match &mut i.kind {
-                AluKind::Op2(o) => o.update_pred = true,
-                AluKind::Op3(_) => return Err("UPDATE_PRED is OP2 only".into()),
+                AluKind::Op2(o) => parse_prop(o, OP2_PROPS, p).unwrap_or(Ok(()))?,
+                AluKind::Op3(_) => return Err(format!("{} is OP2 only", pr.text)),
             }
         } else if p == "PRED_SEL_OFF" {
             i.pred_sel = 0;
