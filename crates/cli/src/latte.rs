@@ -119,7 +119,11 @@ pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
         }
         LatteCommand::Extract { file, output, scan } => {
             let bytes = std::fs::read(&file).with_context(|| format!("{}: cannot read", file.display()))?;
-            let entries = container_entries(&bytes, scan).with_context(|| file.display().to_string())?;
+            let entries = if scan {
+                scan_reporting(&file, &bytes)?
+            } else {
+                container_entries(&bytes, false).with_context(|| file.display().to_string())?
+            };
             std::fs::create_dir_all(&output).with_context(|| format!("{}: cannot create", output.display()))?;
             for e in entries {
                 let p = output.join(format!("{:08x}.gsh", e.id));
@@ -165,6 +169,26 @@ fn container_entries(bytes: &[u8], scan: bool) -> anyhow::Result<Vec<mt::Entry>>
         return Ok(e);
     }
     Ok(mt::entries(bytes)?.1)
+}
+
+/// `--scan` for `latte extract`: the GFDs found, each magic that does not start one reported on
+/// stderr with its offset and parse error (an error when none is found).
+fn scan_reporting(file: &Path, bytes: &[u8]) -> anyhow::Result<Vec<mt::Entry>> {
+    let (entries, skipped) = mt::scan_gfds_reporting(bytes);
+    let lines: Vec<String> = skipped
+        .iter()
+        .map(|s| format!("{}: GFD magic at byte 0x{:x} skipped: {}", file.display(), s.offset, s.error))
+        .collect();
+    if entries.is_empty() {
+        match lines.is_empty() {
+            true => bail!("{}: no GFD found by scanning", file.display()),
+            false => bail!("no GFD found by scanning\n{}", lines.join("\n")),
+        }
+    }
+    for l in &lines {
+        eprintln!("warning: {l}");
+    }
+    Ok(entries)
 }
 
 /// The stage of a bare program (`--stage`).
@@ -225,6 +249,9 @@ struct ProgramOut {
     gfd_offset: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     shader: Option<usize>,
+    /// A program block no header block claims: its block index (and no `shader`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unpaired_block: Option<usize>,
     #[serde(flatten)]
     program: latte::json::ProgramJson,
 }
@@ -241,6 +268,7 @@ fn disasm_json(bytes: &[u8], raw: Option<Option<RawStage>>, scan: bool) -> anyho
             gfd_id: None,
             gfd_offset: None,
             shader: None,
+            unpaired_block: None,
             program,
         };
         return Ok(serde_json::to_string_pretty(&out)?);
@@ -261,9 +289,21 @@ fn disasm_json(bytes: &[u8], raw: Option<Option<RawStage>>, scan: bool) -> anyho
                     gfd_id: Some(format!("0x{:08x}", e.id)),
                     gfd_offset: Some(e.offset),
                     shader: Some(n),
+                    unpaired_block: None,
                     program: latte::json::program(&Program::decode_bytes(prog, at)?),
                 });
             }
+        }
+        for u in f.unpaired_programs() {
+            shaders.push(ProgramOut {
+                stage: Some(if u.copy { "gscopy" } else { stage_short(u.stage) }),
+                gfd: Some(g),
+                gfd_id: Some(format!("0x{:08x}", e.id)),
+                gfd_offset: Some(e.offset),
+                shader: None,
+                unpaired_block: Some(u.block),
+                program: latte::json::program(&Program::decode_bytes(&u.program, u.program_offset)?),
+            });
         }
     }
     #[derive(serde::Serialize)]
@@ -323,6 +363,7 @@ fn shader_json(s: &latte::gfd::GfdShader) -> anyhow::Result<Value> {
         "stage": h.stage,
         "key": format!("{:016x}", latte::key::shader_key(&h.regs, &prog)),
         "program_bytes": prog.len(),
+        "has_program_block": s.program.is_some(),
         "instructions": decoded.as_ref().map(|p| p.instruction_count()),
         "mode": match h.mode { 0 => "uniform_register", 1 => "uniform_block", 2 => "geometry", 3 => "compute", _ => "unknown" },
         "uniform_blocks": h.uniform_blocks,
@@ -348,6 +389,20 @@ fn inspect_bytes(bytes: &[u8]) -> anyhow::Result<Value> {
         for s in &shaders {
             stages.push(s["stage"].clone());
         }
+        let unpaired: Vec<Value> = f
+            .unpaired_programs()
+            .iter()
+            .map(|u| {
+                let p = Program::decode_bytes(&u.program, u.program_offset)?;
+                Ok(json!({
+                    "stage": u.stage,
+                    "copy_program": u.copy,
+                    "block": u.block,
+                    "program_bytes": u.program.len(),
+                    "instructions": p.instruction_count(),
+                }))
+            })
+            .collect::<anyhow::Result<_>>()?;
         gfds.push(json!({
             "id": format!("0x{:08x}", e.id),
             "name": e.name,
@@ -356,9 +411,34 @@ fn inspect_bytes(bytes: &[u8]) -> anyhow::Result<Value> {
             "version": format!("{}.{}", f.header.major, f.header.minor),
             "blocks": f.blocks.len(),
             "shaders": shaders,
+            "programs_without_header": unpaired,
+            "contents": contents(&shaders, &unpaired),
         }));
     }
     Ok(json!({ "format": "latte", "container": kind, "gfd_count": gfds.len(), "stages": stages, "gfds": gfds }))
+}
+
+/// What a GFD holds, in words: its shaders, the program blocks no header claims and the
+/// headers without a program.
+fn contents(shaders: &[Value], unpaired: &[Value]) -> String {
+    let mut parts = Vec::new();
+    for s in shaders {
+        let stage = s["stage"].as_str().unwrap_or("?");
+        if s["has_program_block"] == true {
+            parts.push(format!("{stage} shader"));
+        } else {
+            parts.push(format!("{stage} shader header without a program block"));
+        }
+    }
+    for u in unpaired {
+        let copy = if u["copy_program"] == true { "copy " } else { "" };
+        parts.push(format!("{} {copy}program block without a header block", u["stage"].as_str().unwrap_or("?")));
+    }
+    if parts.is_empty() {
+        "no shader header or program block".into()
+    } else {
+        parts.join(", ")
+    }
 }
 
 /// JSON summary of `bytes` if it is a file of this source, for `shaderport inspect`.

@@ -127,3 +127,80 @@ fn demo_runs_and_every_check_passes() {
     assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
     assert!(!stdout(&out).contains("FAILED"), "{}", stdout(&out));
 }
+
+// ---- Latte and GX: what a file holds, said plainly ----
+
+#[test]
+fn latte_gfd_with_a_program_block_but_no_header_says_so() {
+    let f = corpus("latte/gfd/vertex-program.gsh");
+    let out = shaderport(&["latte", "disasm", &f]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("; ======== vertex program (block 0) without a header block ========"), "{text}");
+    assert!(text.contains("END_OF_PROGRAM"), "{text}");
+    let out = shaderport(&["inspect", &f]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let g = &v["gfds"][0];
+    assert_eq!(g["shaders"].as_array().unwrap().len(), 0);
+    assert_eq!(g["programs_without_header"][0]["stage"], "vertex");
+    assert_eq!(g["programs_without_header"][0]["block"], 0);
+    assert_eq!(g["contents"], "vertex program block without a header block");
+    let out = shaderport(&["latte", "disasm", "--json", &f]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["shaders"][0]["unpaired_block"], 0);
+    assert_eq!(v["shaders"][0]["stage"], "vs");
+}
+
+#[test]
+fn latte_gfd_with_a_header_but_no_program_block_says_so() {
+    let f = corpus("latte/gfd/vertex-header.gsh");
+    let out = shaderport(&["latte", "disasm", &f]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("; (no program block: the file has the vertex shader's header block only)"), "{text}");
+    let out = shaderport(&["inspect", &f]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["gfds"][0]["shaders"][0]["has_program_block"], false);
+    assert_eq!(v["gfds"][0]["contents"], "vertex shader header without a program block");
+    let out = shaderport(&["latte", "disasm", &corpus("latte/gfd/header-only.gsh")]);
+    assert!(stdout(&out).contains("(no shader: the file has no shader header or program block)"), "{}", stdout(&out));
+}
+
+#[test]
+fn gx_tev_on_a_brres_names_the_job_it_expects() {
+    let dir = temp_dir("tev-brres");
+    let f = dir.join("model.brres");
+    std::fs::write(&f, b"bres\xFE\xFF\x00\x00\x00\x00\x00\x40\x00\x10\x00\x01").unwrap();
+    let out = shaderport(&["gx", "tev", f.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let e = stderr(&out);
+    assert!(e.contains("BRRES") && e.contains("JSON job") && e.contains("gx inspect"), "{e}");
+    assert!(!e.contains("valid UTF-8"), "{e}");
+}
+
+#[test]
+fn latte_extract_scan_reports_a_damaged_gfd_and_extracts_the_rest() {
+    let dir = temp_dir("scan-damaged");
+    let good = std::fs::read(corpus("latte/ClassiCube/coloured_none.gsh")).unwrap();
+    let mut bad = good.clone();
+    bad[0x20..0x24].copy_from_slice(b"XXXX");
+    let mut bytes = vec![0u8; 16];
+    bytes.extend_from_slice(&bad);
+    bytes.extend_from_slice(&[0u8; 8]);
+    bytes.extend_from_slice(&good);
+    let f = dir.join("pack.bin");
+    std::fs::write(&f, &bytes).unwrap();
+    let out_dir = dir.join("out");
+    let out = shaderport(&["latte", "extract", "--scan", f.to_str().unwrap(), "-o", out_dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let e = stderr(&out);
+    assert!(e.contains("pack.bin: GFD magic at byte 0x10 skipped") && e.contains("block magic"), "{e}");
+    assert_eq!(std::fs::read(out_dir.join("00000000.gsh")).unwrap(), good);
+    // Nothing extractable: the error carries what was met.
+    let f2 = dir.join("only-bad.bin");
+    std::fs::write(&f2, &bad).unwrap();
+    let out = shaderport(&["latte", "extract", "--scan", f2.to_str().unwrap(), "-o", out_dir.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("GFD magic at byte 0x0 skipped"), "{}", stderr(&out));
+}

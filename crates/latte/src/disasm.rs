@@ -488,7 +488,13 @@ pub fn shader_source(s: &crate::gfd::GfdShader) -> crate::Result<String> {
     let mut o = header_directives(&s.header);
     match &s.program {
         Some(p) => o.push_str(&disassemble(&Program::decode_bytes(p, s.program_offset)?)),
-        None => o.push_str("; (no program block)\n"),
+        None => {
+            let _ = writeln!(
+                o,
+                "; (no program block: the file has the {} shader's header block only)",
+                s.header.stage.name()
+            );
+        }
     }
     Ok(o)
 }
@@ -507,6 +513,13 @@ pub fn disassemble_gfd(file: &crate::gfd::GfdFile) -> crate::Result<String> {
             let _ = writeln!(o, "; ======== shader {n}: geometry copy program ========");
             o.push_str(&disassemble(&Program::decode_bytes(c, 0)?));
         }
+    }
+    for u in file.unpaired_programs() {
+        let _ = writeln!(o, "; ======== {} (block {}) without a header block ========", u.what(), u.block);
+        o.push_str(&disassemble(&Program::decode_bytes(&u.program, u.program_offset)?));
+    }
+    if o.is_empty() {
+        let _ = writeln!(o, "; (no shader: the file has no shader header or program block)");
     }
     Ok(o)
 }
