@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
-use latte::asm::{assemble_gfd_as, Flavor};
+use latte::asm::{assemble_gfd_with, Flavor, Literals};
 use latte::gfd::{GfdFile, ShaderHeader, Stage};
 use latte::isa::Program;
 use latte::mt;
@@ -58,6 +58,11 @@ enum LatteCommand {
         /// Assemble one program text into bare program words (no GFD container).
         #[arg(long)]
         raw: bool,
+        /// Sources of the newer latte-assembler: float literals 0.0, 1.0 and 0.5 (`0.0f`,
+        /// `1.0f`) are the inline constants IMM_0, IMM_1, IMM_0_5 instead of literal slots
+        /// (docs/latte-asm.md).
+        #[arg(long)]
+        inline_constants: bool,
     },
     /// Write every GFD of a container to DIR/<id>.gsh.
     Extract {
@@ -89,14 +94,15 @@ pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
             }
             crate::output::emit(&text)?;
         }
-        LatteCommand::Asm { files, output, raw: true, .. } => {
+        LatteCommand::Asm { files, output, raw: true, inline_constants, .. } => {
             let [f] = files.as_slice() else { bail!("--raw takes one program text") };
             let text = std::fs::read_to_string(f).with_context(|| format!("{}: cannot read", f.display()))?;
-            let a = latte::asm::assemble(&text).with_context(|| f.display().to_string())?;
+            let a = latte::asm::assemble_with(&text, literals(inline_constants))
+                .with_context(|| f.display().to_string())?;
             std::fs::write(&output, a.program.to_bytes())
                 .with_context(|| format!("{}: cannot write", output.display()))?;
         }
-        LatteCommand::Asm { files, output, legacy, raw: false } => {
+        LatteCommand::Asm { files, output, legacy, raw: false, inline_constants } => {
             let (mut vs, mut ps) = (None, None);
             for f in &files {
                 let text = std::fs::read_to_string(f).with_context(|| format!("{}: cannot read", f.display()))?;
@@ -107,14 +113,13 @@ pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
                 }
             }
             let flavor = if legacy { Flavor::Legacy } else { Flavor::Current };
-            let gfd = assemble_gfd_as(vs.as_ref().map(|v| v.1.as_str()), ps.as_ref().map(|p| p.1.as_str()), flavor)
-                .map_err(|e| {
-                    // Name the file the line belongs to.
-                    let msg = e.to_string();
-                    let f =
-                        if msg.contains("pixel shader") { ps.as_ref().map(|p| p.0) } else { vs.as_ref().map(|v| v.0) };
-                    anyhow::anyhow!("{}: {msg}", f.map_or(String::new(), |f| f.display().to_string()))
-                })?;
+            let (vs_text, ps_text) = (vs.as_ref().map(|v| v.1.as_str()), ps.as_ref().map(|p| p.1.as_str()));
+            let gfd = assemble_gfd_with(vs_text, ps_text, flavor, literals(inline_constants)).map_err(|e| {
+                // Name the file the line belongs to.
+                let msg = e.to_string();
+                let f = if msg.contains("pixel shader") { ps.as_ref().map(|p| p.0) } else { vs.as_ref().map(|v| v.0) };
+                anyhow::anyhow!("{}: {msg}", f.map_or(String::new(), |f| f.display().to_string()))
+            })?;
             std::fs::write(&output, gfd.to_bytes()).with_context(|| format!("{}: cannot write", output.display()))?;
         }
         LatteCommand::Extract { file, output, scan } => {
@@ -137,6 +142,15 @@ pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--inline-constants`: how float literals equal to an inline constant are assembled.
+fn literals(inline_constants: bool) -> Literals {
+    if inline_constants {
+        Literals::Inline
+    } else {
+        Literals::Slots
+    }
 }
 
 /// Writes one assembler source per shader into `dir`.
@@ -464,6 +478,7 @@ mod tests {
                 output: out.clone(),
                 legacy: false,
                 raw: false,
+                inline_constants: false,
             },
         };
         run(args).unwrap();
@@ -479,8 +494,16 @@ mod tests {
         split_sources(&file, &bytes, false, &dir).unwrap();
         let out = dir.join("out.gsh");
         let files = vec![dir.join("matfx_env_0_0.vsh"), dir.join("matfx_env_0_1.psh")];
-        run(LatteArgs { command: LatteCommand::Asm { files, output: out.clone(), legacy: false, raw: false } })
-            .unwrap();
+        run(LatteArgs {
+            command: LatteCommand::Asm {
+                files,
+                output: out.clone(),
+                legacy: false,
+                raw: false,
+                inline_constants: false,
+            },
+        })
+        .unwrap();
         assert_eq!(std::fs::read(&out).unwrap(), bytes);
         let _ = std::fs::remove_dir_all(dir);
     }
@@ -497,6 +520,7 @@ mod tests {
                 output: dir.join("o.gsh"),
                 legacy: false,
                 raw: false,
+                inline_constants: false,
             },
         };
         let e = format!("{:#}", run(args).unwrap_err());
@@ -558,7 +582,13 @@ mod tests {
             let out = dir.join(format!("{k}.bin"));
             std::fs::write(&src, &text).unwrap();
             run(LatteArgs {
-                command: LatteCommand::Asm { files: vec![src], output: out.clone(), legacy: false, raw: true },
+                command: LatteCommand::Asm {
+                    files: vec![src],
+                    output: out.clone(),
+                    legacy: false,
+                    raw: true,
+                    inline_constants: false,
+                },
             })
             .unwrap();
             assert_eq!(std::fs::read(&out).unwrap(), bytes, "{}", bin.display());
@@ -573,7 +603,13 @@ mod tests {
         let src = dir.join("bad.txt");
         std::fs::write(&src, "00 ALU: ADDR(32) CNT(1)\n  0 x: FOO R0.x, R1.x\nEND_OF_PROGRAM\n").unwrap();
         let args = LatteArgs {
-            command: LatteCommand::Asm { files: vec![src], output: dir.join("o.bin"), legacy: false, raw: true },
+            command: LatteCommand::Asm {
+                files: vec![src],
+                output: dir.join("o.bin"),
+                legacy: false,
+                raw: true,
+                inline_constants: false,
+            },
         };
         let e = format!("{:#}", run(args).unwrap_err());
         assert!(e.contains("bad.txt") && e.contains("line 2"), "{e}");

@@ -204,3 +204,25 @@ fn latte_extract_scan_reports_a_damaged_gfd_and_extracts_the_rest() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("GFD magic at byte 0x0 skipped"), "{}", stderr(&out));
 }
+
+#[test]
+fn latte_asm_inline_constants_flag_turns_float_zero_and_one_into_inline_constants() {
+    let dir = temp_dir("asm-inline");
+    let src = dir.join("p.txt");
+    std::fs::write(&src, "00 ALU:\n      0  x: MUL R1.x, R0.x, 1.0f\n         y: ADD R1.y, R0.y, 0.0f\n01 EXP_DONE: POS0, R1\nEND_OF_PROGRAM\n")
+        .unwrap();
+    let words = |flag: Option<&str>| {
+        let out = dir.join("p.bin");
+        let mut args = vec!["latte", "asm", "--raw", src.to_str().unwrap(), "-o", out.to_str().unwrap()];
+        args.extend(flag);
+        let o = shaderport(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        std::fs::read(&out).unwrap()
+    };
+    let (slots, inline) = (words(None), words(Some("--inline-constants")));
+    // ALU word 0 of the first instruction: SRC1_SEL (bits 21:13) is 253 (literal) or 249 (1.0).
+    let w0 = |b: &[u8]| u32::from_le_bytes(b[256..260].try_into().unwrap());
+    assert_eq!(w0(&slots) >> 13 & 0x1FF, 253);
+    assert_eq!(w0(&inline) >> 13 & 0x1FF, 249);
+    assert_ne!(slots, inline);
+}

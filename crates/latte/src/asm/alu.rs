@@ -12,6 +12,21 @@ pub(crate) type R<T> = std::result::Result<T, String>;
 #[derive(Default, Clone, Debug)]
 pub(crate) struct LitCtx {
     pub lits: [Option<u32>; 4],
+    /// Float literals 0.0, 1.0 and 0.5 become the inline constants ([`Literals::Inline`]).
+    pub inline: bool,
+}
+
+/// How a float literal equal to an inline constant (0.0, 1.0, 0.5) is assembled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Literals {
+    /// In a literal slot, as every literal (the latte-assembler that wrote the corpus files).
+    #[default]
+    Slots,
+    /// As the inline constant IMM_0 / IMM_1 / IMM_0_5 (ALU_SRC_0, ALU_SRC_1, ALU_SRC_0_5), as the
+    /// newer latte-assembler does: a literal written with a float part (`0.0f`, `1.0`, `(0x0,
+    /// 0.0)`) whose value is 0.0 (and whose hex part, if any, is 0), 1.0 or 0.5. Hex-only
+    /// literals always take a slot.
+    Inline,
 }
 
 impl LitCtx {
@@ -182,9 +197,24 @@ fn alu_src(s: &str, default_chan: u8, lits: &mut LitCtx, index: &mut Option<u8>)
         } else {
             (None, Some(parse_float(base).ok_or_else(|| format!("bad operand '{s}'"))?))
         };
-        // Every literal written in the source takes a literal slot, as in the latte-assembler
-        // that wrote the corpus files (newer versions turn 0.0, 0.5 and 1.0 into inline
-        // constants; write IMM_0, IMM_0_5, IMM_1 for those).
+        // By default every literal written in the source takes a literal slot, as in the
+        // latte-assembler that wrote the corpus files; the newer one turns 0.0, 0.5 and 1.0
+        // into inline constants (`Literals::Inline`).
+        if lits.inline {
+            let inline = match float {
+                Some(f) if f == 0.0 && hex.is_none_or(|h| h == 0) => Some(sel::ZERO),
+                Some(1.0) => Some(sel::ONE),
+                Some(0.5) => Some(sel::HALF),
+                _ => None,
+            };
+            if let Some(s) = inline {
+                src.sel = s;
+                if let Some(c) = chan {
+                    src.chan = c;
+                }
+                return Ok((src, abs));
+            }
+        }
         let v = hex.unwrap_or_else(|| float.unwrap_or(0.0).to_bits());
         src.sel = sel::LITERAL;
         src.chan = lits.place(chan, v)?;

@@ -170,12 +170,17 @@ word_layout! { VtxInst = "vtx" {
     pad: w3[31:0] => (pad),
 } }
 
-/// Flag properties of a TEX line (after DENORM, LOD and the offsets), in print order.
+/// Flag and padding properties of a TEX line (after DENORM, LOD and the offsets), in print order.
 pub static TEX_PROPS: &[Prop] = &[
     Prop::flag("BC_FRAC_MODE", "bc_frac_mode"),
     Prop::flag("WHOLE_QUAD_MODE", "fetch_whole_quad"),
     Prop::flag("ALT_CONST", "alt_const"),
+    PAD,
 ];
+
+/// The padding word after the three instruction words, when it is not zero (0x0DEADFEC in
+/// files of several toolchains).
+const PAD: Prop = Prop::num("PAD", "pad").styled(Style::Hex).called("padding word");
 
 /// Properties of a VTX line, in print order.
 pub static VTX_PROPS: &[Prop] = &[
@@ -192,6 +197,7 @@ pub static VTX_PROPS: &[Prop] = &[
     Prop::flag("MEGA_FETCH", "mega_fetch"),
     Prop::flag("ALT_CONST", "alt_const"),
     Prop::flag("WHOLE_QUAD_MODE", "fetch_whole_quad"),
+    PAD,
 ];
 
 fn unpacked<T: Fields + Default>(w: &[u32; 4]) -> T {

@@ -196,6 +196,8 @@ pub enum Style {
     Num,
     /// `NAME(v)`, always printed.
     NumAlways,
+    /// `NAME(0x%08X)` when the value is not zero.
+    Hex,
     /// `NAME(name)` when the value is not zero, the value named by the table.
     Named(&'static [&'static str]),
 }
@@ -245,6 +247,7 @@ impl Prop {
             Style::NotFlag => (v == 0).then(|| self.text.to_string()),
             Style::Num => (v != 0).then(|| format!("{}({v})", self.text)),
             Style::NumAlways => Some(format!("{}({v})", self.text)),
+            Style::Hex => (v != 0).then(|| format!("{}(0x{v:08X})", self.text)),
             Style::Named(names) => {
                 (v != 0).then(|| format!("{}({})", self.text, names.get(v as usize).copied().unwrap_or("?")))
             }
@@ -272,7 +275,7 @@ impl Prop {
         let r = match (self.style, arg) {
             (Style::Flag, None) => Ok(1),
             (Style::NotFlag, None) => Ok(0),
-            (Style::Num | Style::NumAlways, Some(a)) => {
+            (Style::Num | Style::NumAlways | Style::Hex, Some(a)) => {
                 crate::asm::lex::bounded(a, T::LAYOUT.max(self.field) as i64, self.what)
             }
             (Style::Named(names), Some(a)) => {
