@@ -366,7 +366,48 @@ fn register_map(h: &ShaderHeader) -> Value {
     Value::Object(m)
 }
 
+/// The registers of a header in word order, `[{"word", "name", "value"}]`: the order of the
+/// header itself (`SQ_VTX_SEMANTIC[2]` before `SQ_VTX_SEMANTIC[10]`), which the `registers`
+/// object, a JSON map, cannot keep.
+fn register_list(h: &ShaderHeader) -> Value {
+    use latte::asm::regs::{GS_REGS, PS_REGS, VS_REGS};
+    let table = match h.stage {
+        Stage::Vertex => VS_REGS,
+        Stage::Pixel => PS_REGS,
+        Stage::Geometry => GS_REGS,
+    };
+    let mut v: Vec<(usize, String, u32)> = Vec::new();
+    for slot in table {
+        for i in 0..slot.len {
+            let name = if slot.len == 1 { slot.name.to_string() } else { format!("{}[{i}]", slot.name) };
+            if let Some(&r) = h.regs.get(slot.word + i) {
+                v.push((slot.word + i, name, r));
+            }
+        }
+    }
+    v.sort_by_key(|r| r.0);
+    Value::Array(
+        v.into_iter()
+            .map(|(word, name, r)| json!({"word": word, "name": name, "value": format!("0x{r:08X}")}))
+            .collect(),
+    )
+}
+
+/// `list` (attributes, uniforms or samplers as serialized) with each entry's `var_type` also
+/// given by name, as `latte disasm` prints it in `$..TYPE` directives (`"type": "FLOAT4"`).
+fn with_type_names(list: Value, names: &[&str]) -> Value {
+    let Value::Array(mut items) = list else { return list };
+    for it in &mut items {
+        if let Some(o) = it.as_object_mut() {
+            let name = o.get("var_type").and_then(Value::as_u64).and_then(|t| names.get(t as usize)).copied();
+            o.insert("type".into(), name.filter(|n| !n.is_empty()).map_or(Value::Null, |n| json!(n)));
+        }
+    }
+    Value::Array(items)
+}
+
 fn shader_json(s: &latte::gfd::GfdShader) -> anyhow::Result<Value> {
+    use latte::asm::header::{SAMPLER_TYPE_NAMES, VAR_TYPE_NAMES};
     let h = &s.header;
     let prog = s.program.clone().unwrap_or_default();
     let decoded = match &s.program {
@@ -381,14 +422,15 @@ fn shader_json(s: &latte::gfd::GfdShader) -> anyhow::Result<Value> {
         "instructions": decoded.as_ref().map(|p| p.instruction_count()),
         "mode": match h.mode { 0 => "uniform_register", 1 => "uniform_block", 2 => "geometry", 3 => "compute", _ => "unknown" },
         "uniform_blocks": h.uniform_blocks,
-        "uniforms": h.uniform_vars,
+        "uniforms": with_type_names(json!(h.uniform_vars), &VAR_TYPE_NAMES),
         "initial_values": h.initial_values,
         "loop_vars": h.loop_vars,
-        "samplers": h.sampler_vars,
-        "attributes": h.attrib_vars,
+        "samplers": with_type_names(json!(h.sampler_vars), &SAMPLER_TYPE_NAMES),
+        "attributes": with_type_names(json!(h.attrib_vars), &VAR_TYPE_NAMES),
         "ring_item_size": h.ring_item_size,
         "has_stream_out": h.has_stream_out != 0,
         "registers": register_map(h),
+        "register_list": register_list(h),
         "copy_program_bytes": s.copy_program.as_ref().map(|c| c.len()),
     }))
 }

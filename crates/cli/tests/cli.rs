@@ -226,3 +226,23 @@ fn latte_asm_inline_constants_flag_turns_float_zero_and_one_into_inline_constant
     assert_eq!(w0(&inline) >> 13 & 0x1FF, 249);
     assert_ne!(slots, inline);
 }
+
+#[test]
+fn latte_inspect_names_types_and_lists_registers_in_word_order() {
+    let out = shaderport(&["inspect", &corpus("latte/ClassiCube/textured_exp.gsh")]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let vs = &v["gfds"][0]["shaders"][0];
+    assert_eq!(vs["attributes"][0]["type"], "FLOAT3");
+    assert_eq!(vs["attributes"][0]["var_type"], 10);
+    let ps = &v["gfds"][0]["shaders"][1];
+    assert_eq!(ps["samplers"][0]["type"], "SAMPLER2D");
+    let list = vs["register_list"].as_array().unwrap();
+    let words: Vec<u64> = list.iter().map(|r| r["word"].as_u64().unwrap()).collect();
+    assert!(words.windows(2).all(|w| w[0] < w[1]), "{words:?}");
+    let names: Vec<&str> = list.iter().map(|r| r["name"].as_str().unwrap()).collect();
+    let at = |n: &str| names.iter().position(|x| *x == n).unwrap();
+    assert!(at("SQ_VTX_SEMANTIC[2]") < at("SQ_VTX_SEMANTIC[10]"));
+    // The map keeps its keys and values.
+    assert_eq!(vs["registers"]["SQ_VTX_SEMANTIC[10]"], list[at("SQ_VTX_SEMANTIC[10]")]["value"]);
+}

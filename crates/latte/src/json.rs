@@ -263,6 +263,9 @@ pub struct SrcJson {
     /// Bits of an inline constant or literal.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<Hex>,
+    /// Those bits as a float (beside `value`; null for NaN and infinities).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub float: Option<Float>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cfile: Option<u16>,
 }
@@ -290,6 +293,23 @@ pub struct AluJson {
     pub last: bool,
     /// The literal dwords of the group (0, 2 or 4, padding included).
     pub literals: Vec<Hex>,
+    /// The same dwords as floats, beside `literals`.
+    pub literal_floats: Vec<Float>,
+}
+
+/// A dword's bits as an f32, printed as a JSON number (null where JSON has none: NaN, ±inf).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Float(pub u32);
+
+impl Serialize for Float {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let f = f32::from_bits(self.0);
+        if f.is_finite() {
+            s.serialize_f32(f)
+        } else {
+            s.serialize_none()
+        }
+    }
 }
 
 /// Texture fetch fields: those of [`TexInst`] under the same names.
@@ -508,6 +528,7 @@ fn src_json(s: &AluSrc, abs: bool, g: &AluGroup, kc: Option<&CfAlu>) -> SrcJson 
         constant: None,
         inline: None,
         value: None,
+        float: None,
         cfile: None,
     };
     match s.sel {
@@ -537,10 +558,12 @@ fn src_json(s: &AluSrc, abs: bool, g: &AluGroup, kc: Option<&CfAlu>) -> SrcJson 
             o.kind = "inline";
             o.inline = Some(name);
             o.value = Some(Hex(bits));
+            o.float = Some(Float(bits));
         }
         sel::LITERAL => {
             o.kind = "literal";
             o.value = g.literals.get(s.chan as usize).map(|&v| Hex(v));
+            o.float = g.literals.get(s.chan as usize).map(|&v| Float(v));
         }
         sel::PV => o.kind = "pv",
         sel::PS => o.kind = "ps",
@@ -576,6 +599,7 @@ fn alu_inst(addr: usize, group: usize, k: usize, g: &AluGroup, i: &AluInst, kc: 
         bank_swizzle: i.bank_swizzle,
         last: i.last,
         literals: g.literals.iter().map(|&l| Hex(l)).collect(),
+        literal_floats: g.literals.iter().map(|&l| Float(l)).collect(),
     };
     let op = match i.op_info() {
         Some(info) => Cow::Borrowed(info.name),
@@ -714,5 +738,20 @@ mod tests {
         // In table order, after the typed keys.
         let text = serde_json::to_string(&program(&p)).unwrap();
         assert!(text.contains(r#""fields":{"src0_sel":"#), "{text}");
+    }
+
+    #[test]
+    fn literals_carry_their_float_value() {
+        let alu = AluInst::decode(0x001F_A000 | 0x8000_0000, 0x0020_0110);
+        let (a0, a1) = alu.encode();
+        let words = [0x0000_0002, 0xA000_0000 | (1 << 18), 0xC000_0000, 0x9420_0688, a0, a1, 0x4000_0000, 0];
+        let p = Program::decode(&words, 0).unwrap();
+        let j = program_json(&p);
+        let v = &j["instructions"][2];
+        assert_eq!(v["srcs"][1]["value"], "0x40000000");
+        assert_eq!(v["srcs"][1]["float"], 2.0);
+        assert_eq!(v["literal_floats"][0], 2.0);
+        assert_eq!(v["literal_floats"][1], 0.0);
+        assert_eq!(serde_json::to_string(&Float(0x7FC0_0000)).unwrap(), "null");
     }
 }
