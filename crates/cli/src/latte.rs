@@ -124,11 +124,7 @@ pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
         }
         LatteCommand::Extract { file, output, scan } => {
             let bytes = std::fs::read(&file).with_context(|| format!("{}: cannot read", file.display()))?;
-            let entries = if scan {
-                scan_reporting(&file, &bytes)?
-            } else {
-                container_entries(&bytes, false).with_context(|| file.display().to_string())?
-            };
+            let entries = container_entries(Some(&file), &bytes, scan).with_context(|| file.display().to_string())?;
             std::fs::create_dir_all(&output).with_context(|| format!("{}: cannot create", output.display()))?;
             for e in entries {
                 let p = output.join(format!("{:08x}.gsh", e.id));
@@ -157,7 +153,9 @@ fn literals(inline_constants: bool) -> Literals {
 fn split_sources(file: &Path, bytes: &[u8], scan: bool, dir: &Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
     let stem = file.file_stem().map_or("shader".into(), |s| s.to_string_lossy().into_owned());
-    for (g, e) in container_entries(bytes, scan).with_context(|| file.display().to_string())?.iter().enumerate() {
+    for (g, e) in
+        container_entries(Some(file), bytes, scan).with_context(|| file.display().to_string())?.iter().enumerate()
+    {
         let f = GfdFile::parse_at(&e.gfd, e.offset).with_context(|| file.display().to_string())?;
         for (n, s) in f.shaders().with_context(|| file.display().to_string())?.iter().enumerate() {
             let ext = match s.header.stage {
@@ -173,29 +171,25 @@ fn split_sources(file: &Path, bytes: &[u8], scan: bool, dir: &Path) -> anyhow::R
     Ok(())
 }
 
-/// The GFDs of a container, by its layout or (`scan`) by searching for GFD magics.
-fn container_entries(bytes: &[u8], scan: bool) -> anyhow::Result<Vec<mt::Entry>> {
+/// The GFDs of a container, by its layout or (`scan`) by searching for GFD magics (each magic
+/// that does not start a GFD reported on stderr, [`scan_reporting`]).
+fn container_entries(file: Option<&Path>, bytes: &[u8], scan: bool) -> anyhow::Result<Vec<mt::Entry>> {
     if scan {
-        let e = mt::scan_gfds(bytes);
-        if e.is_empty() {
-            bail!("no GFD found by scanning");
-        }
-        return Ok(e);
+        return scan_reporting(file, bytes);
     }
     Ok(mt::entries(bytes)?.1)
 }
 
-/// `--scan` for `latte extract`: the GFDs found, each magic that does not start one reported on
+/// `--scan`: the GFDs found, each magic that does not start one reported on
 /// stderr with its offset and parse error (an error when none is found).
-fn scan_reporting(file: &Path, bytes: &[u8]) -> anyhow::Result<Vec<mt::Entry>> {
+fn scan_reporting(file: Option<&Path>, bytes: &[u8]) -> anyhow::Result<Vec<mt::Entry>> {
     let (entries, skipped) = mt::scan_gfds_reporting(bytes);
-    let lines: Vec<String> = skipped
-        .iter()
-        .map(|s| format!("{}: GFD magic at byte 0x{:x} skipped: {}", file.display(), s.offset, s.error))
-        .collect();
+    let prefix = file.map_or(String::new(), |f| format!("{}: ", f.display()));
+    let lines: Vec<String> =
+        skipped.iter().map(|s| format!("{prefix}GFD magic at byte 0x{:x} skipped: {}", s.offset, s.error)).collect();
     if entries.is_empty() {
         match lines.is_empty() {
-            true => bail!("{}: no GFD found by scanning", file.display()),
+            true => bail!("no GFD found by scanning"),
             false => bail!("no GFD found by scanning\n{}", lines.join("\n")),
         }
     }
@@ -288,7 +282,7 @@ fn disasm_json(bytes: &[u8], raw: Option<Option<RawStage>>, scan: bool) -> anyho
         return Ok(serde_json::to_string_pretty(&out)?);
     }
     let mut shaders = Vec::new();
-    for (g, e) in container_entries(bytes, scan)?.iter().enumerate() {
+    for (g, e) in container_entries(None, bytes, scan)?.iter().enumerate() {
         let f = GfdFile::parse_at(&e.gfd, e.offset)?;
         for (n, s) in f.shaders()?.iter().enumerate() {
             let mut progs = vec![(stage_short(s.header.stage), s.program.as_ref(), s.program_offset)];
@@ -330,7 +324,7 @@ fn disasm_json(bytes: &[u8], raw: Option<Option<RawStage>>, scan: bool) -> anyho
 /// The text disassembly of every shader of a container (bare programs: [`raw_text`]).
 fn disasm(bytes: &[u8], scan: bool) -> anyhow::Result<String> {
     let plain = !scan && mt::container_kind(bytes) == Some(mt::ContainerKind::Gfd);
-    let entries = container_entries(bytes, scan)?;
+    let entries = container_entries(None, bytes, scan)?;
     let mut out = String::new();
     for e in entries {
         if !plain {

@@ -5,7 +5,7 @@
 //! "Printer and parser as inverses").
 
 use crate::asm::program::{parse_alu, parse_cf, parse_fetch, LitCtx};
-use crate::isa::alu::{sel, AluInst, AluKind, AluSrc, OP2_PROPS};
+use crate::isa::alu::{sel, AluInst, AluKind, AluSrc, ALU_PROPS, OP2_PROPS};
 use crate::isa::cf::{CfInst, ClauseKind, CF_ALU_PROPS, CF_EXPORT_PROPS, CF_PROPS};
 use crate::isa::fetch::{FetchInst, TexInst, VtxInst, TEX_PROPS, VTX_PROPS};
 use crate::isa::fields::print_props;
@@ -245,9 +245,7 @@ fn alu_text(i: &AluInst, unit: u8, group: usize, lits: &[u32], ctx: &LitCtx) -> 
         3 => s.push_str(" PRED_SEL_ONE"),
         _ => {}
     }
-    if i.clamp {
-        s.push_str(" CLAMP");
-    }
+    push_props(&mut s, print_props(i, ALU_PROPS));
     if !wm && dst != "____" {
         s.push_str(" NO_WRITE");
     }

@@ -1,7 +1,7 @@
 //! Parsing ALU instruction lines (operands, literals, relative addressing, properties).
 
 use super::lex::{arg, bounded, num, split};
-use crate::isa::alu::{sel, AluInst, AluKind, AluSrc, Op2, Op3, OP2_PROPS};
+use crate::isa::alu::{sel, AluInst, AluKind, AluSrc, Op2, Op3, ALU_PROPS, OP2_PROPS};
 use crate::isa::fields::parse_prop;
 use crate::isa::names::*;
 use crate::isa::table;
@@ -346,8 +346,8 @@ pub(crate) fn parse_alu(unit: u8, text: &str, lits: &mut LitCtx) -> R<AluLine> {
             i.pred_sel = 2;
         } else if p == "PRED_SEL_ONE" {
             i.pred_sel = 3;
-        } else if p == "CLAMP" {
-            i.clamp = true;
+        } else if let Some(r) = parse_prop(i, ALU_PROPS, p) {
+            r?;
         } else if p == "NO_WRITE" {
             match &mut i.kind {
                 AluKind::Op2(o) => o.write_mask = false,

@@ -151,6 +151,9 @@ word_layout! { Op3 = "alu_op3" {
 /// ENCODING (word 1 bits 17:15): 0 selects OP2, anything else OP3 (the top bits of its ALU_INST).
 pub const ENCODING: Field = Field { name: "encoding", word: 1, hi: 17, lo: 15, shift: 0 };
 
+/// Properties of an ALU instruction line that stand for one field of either encoding.
+pub static ALU_PROPS: &[Prop] = &[Prop::flag("CLAMP", "clamp")];
+
 /// Properties of an OP2 instruction line that stand for one OP2 field.
 pub static OP2_PROPS: &[Prop] = &[
     Prop::flag("UPDATE_EXEC_MASK", "update_exec_mask").or(&["UPDATE_EXEC_MASK(DEACTIVATE)"]),
