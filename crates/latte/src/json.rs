@@ -691,13 +691,17 @@ fn vtx_fields(v: &VtxInst, in_tex: bool) -> VtxJson {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_small_program() {
-        // ALU clause of one MUL with a literal, then EXP_DONE with END_OF_PROGRAM.
+    /// ALU clause of one MUL with a literal, then EXP_DONE with END_OF_PROGRAM.
+    fn small_program() -> Program {
         let alu = AluInst::decode(0x001F_A000 | 0x8000_0000, 0x0020_0110);
         let (a0, a1) = alu.encode();
         let words = [0x0000_0002, 0xA000_0000 | (1 << 18), 0xC000_0000, 0x9420_0688, a0, a1, 0x4000_0000, 0];
-        let p = Program::decode(&words, 0).unwrap();
+        Program::decode(&words, 0).unwrap()
+    }
+
+    #[test]
+    fn a_small_program() {
+        let p = small_program();
         let j = program_json(&p);
         let v = j["instructions"].as_array().unwrap();
         assert_eq!(v.len(), 3);
@@ -723,10 +727,7 @@ mod tests {
 
     #[test]
     fn raw_fields_come_from_the_field_tables() {
-        let alu = AluInst::decode(0x001F_A000 | 0x8000_0000, 0x0020_0110);
-        let (a0, a1) = alu.encode();
-        let words = [0x0000_0002, 0xA000_0000 | (1 << 18), 0xC000_0000, 0x9420_0688, a0, a1, 0x4000_0000, 0];
-        let p = Program::decode(&words, 0).unwrap();
+        let p = small_program();
         let j = program_json(&p);
         let v = j["instructions"].as_array().unwrap();
         assert_eq!(v[0]["fields"]["count"], 1);
@@ -742,10 +743,7 @@ mod tests {
 
     #[test]
     fn literals_carry_their_float_value() {
-        let alu = AluInst::decode(0x001F_A000 | 0x8000_0000, 0x0020_0110);
-        let (a0, a1) = alu.encode();
-        let words = [0x0000_0002, 0xA000_0000 | (1 << 18), 0xC000_0000, 0x9420_0688, a0, a1, 0x4000_0000, 0];
-        let p = Program::decode(&words, 0).unwrap();
+        let p = small_program();
         let j = program_json(&p);
         let v = &j["instructions"][2];
         assert_eq!(v["srcs"][1]["value"], "0x40000000");
