@@ -58,8 +58,9 @@ pub fn run(args: GxArgs) -> anyhow::Result<ExitCode> {
             crate::output::emit_json(&summary)?;
         }
         GxCommand::Tev { file } => {
-            let text = std::fs::read_to_string(&file).with_context(|| format!("{}: cannot read", file.display()))?;
-            let out = run_tev(&file, &text).with_context(|| format!("{}", file.display()))?;
+            let bytes = read(&file)?;
+            let text = job_text(&bytes).with_context(|| format!("{}", file.display()))?;
+            let out = run_tev(&file, text).with_context(|| format!("{}", file.display()))?;
             crate::output::emit_json(&out)?;
         }
         GxCommand::Bp { file, binary } => {
@@ -277,6 +278,19 @@ struct TevJob {
     print_state: bool,
 }
 
+/// The text of a `gx tev` job file, or an error that says what the job is and what the file
+/// looks like instead (a BRRES, another binary file).
+fn job_text(bytes: &[u8]) -> anyhow::Result<&str> {
+    const JOB: &str = "`gx tev` reads a JSON job: {\"bp\": [...] | \"display_list\": \"..\" | \"brres\": \
+                       {\"file\", \"material\"}, \"pixels\": [...]} (docs/gx-cli.md)";
+    if bytes.starts_with(b"bres") {
+        bail!("this is a BRRES file, not a job; {JOB}. To see its materials run `shaderport gx inspect FILE`, then name one in a job's \"brres\" member");
+    }
+    std::str::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!("not a JSON job: byte {} is not UTF-8 text (a binary file?); {JOB}", e.valid_up_to())
+    })
+}
+
 fn pixel_inputs(i: usize, p: PixelJson) -> anyhow::Result<PixelInputs> {
     fn fill<const N: usize, T: Copy + Default>(what: &str, i: usize, v: Vec<T>) -> anyhow::Result<[T; N]> {
         if v.len() > N {
@@ -426,6 +440,15 @@ mod tests {
         assert!(inspect(Path::new("x"), b"nope").is_none());
         let e = inspect(Path::new("x"), b"bres\xff\xfe").unwrap().unwrap_err();
         assert!(format!("{e:#}").contains("byte offset 0x4"), "{e:#}");
+    }
+
+    #[test]
+    fn tev_on_a_brres_names_the_job_and_gx_inspect() {
+        let e = job_text(b"bres\xFE\xFF\x00\x00").unwrap_err().to_string();
+        assert!(e.contains("BRRES") && e.contains("JSON job") && e.contains("gx inspect"), "{e}");
+        let e = job_text(b"{\xFF}").unwrap_err().to_string();
+        assert!(e.contains("byte 1") && e.contains("JSON job"), "{e}");
+        assert_eq!(job_text(b"{}").unwrap(), "{}");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
-use latte::asm::{assemble_gfd_as, Flavor};
+use latte::asm::{assemble_gfd_with, Flavor, Literals};
 use latte::gfd::{GfdFile, ShaderHeader, Stage};
 use latte::isa::Program;
 use latte::mt;
@@ -58,6 +58,11 @@ enum LatteCommand {
         /// Assemble one program text into bare program words (no GFD container).
         #[arg(long)]
         raw: bool,
+        /// Sources of the newer latte-assembler: float literals 0.0, 1.0 and 0.5 (`0.0f`,
+        /// `1.0f`) are the inline constants IMM_0, IMM_1, IMM_0_5 instead of literal slots
+        /// (docs/latte-asm.md).
+        #[arg(long)]
+        inline_constants: bool,
     },
     /// Write every GFD of a container to `DIR/<id>.gsh`.
     Extract {
@@ -89,14 +94,15 @@ pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
             }
             crate::output::emit(&text)?;
         }
-        LatteCommand::Asm { files, output, raw: true, .. } => {
+        LatteCommand::Asm { files, output, raw: true, inline_constants, .. } => {
             let [f] = files.as_slice() else { bail!("--raw takes one program text") };
             let text = std::fs::read_to_string(f).with_context(|| format!("{}: cannot read", f.display()))?;
-            let a = latte::asm::assemble(&text).with_context(|| f.display().to_string())?;
+            let a = latte::asm::assemble_with(&text, literals(inline_constants))
+                .with_context(|| f.display().to_string())?;
             std::fs::write(&output, a.program.to_bytes())
                 .with_context(|| format!("{}: cannot write", output.display()))?;
         }
-        LatteCommand::Asm { files, output, legacy, raw: false } => {
+        LatteCommand::Asm { files, output, legacy, raw: false, inline_constants } => {
             let (mut vs, mut ps) = (None, None);
             for f in &files {
                 let text = std::fs::read_to_string(f).with_context(|| format!("{}: cannot read", f.display()))?;
@@ -107,19 +113,18 @@ pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
                 }
             }
             let flavor = if legacy { Flavor::Legacy } else { Flavor::Current };
-            let gfd = assemble_gfd_as(vs.as_ref().map(|v| v.1.as_str()), ps.as_ref().map(|p| p.1.as_str()), flavor)
-                .map_err(|e| {
-                    // Name the file the line belongs to.
-                    let msg = e.to_string();
-                    let f =
-                        if msg.contains("pixel shader") { ps.as_ref().map(|p| p.0) } else { vs.as_ref().map(|v| v.0) };
-                    anyhow::anyhow!("{}: {msg}", f.map_or(String::new(), |f| f.display().to_string()))
-                })?;
+            let (vs_text, ps_text) = (vs.as_ref().map(|v| v.1.as_str()), ps.as_ref().map(|p| p.1.as_str()));
+            let gfd = assemble_gfd_with(vs_text, ps_text, flavor, literals(inline_constants)).map_err(|e| {
+                // Name the file the line belongs to.
+                let msg = e.to_string();
+                let f = if msg.contains("pixel shader") { ps.as_ref().map(|p| p.0) } else { vs.as_ref().map(|v| v.0) };
+                anyhow::anyhow!("{}: {msg}", f.map_or(String::new(), |f| f.display().to_string()))
+            })?;
             std::fs::write(&output, gfd.to_bytes()).with_context(|| format!("{}: cannot write", output.display()))?;
         }
         LatteCommand::Extract { file, output, scan } => {
             let bytes = std::fs::read(&file).with_context(|| format!("{}: cannot read", file.display()))?;
-            let entries = container_entries(&bytes, scan).with_context(|| file.display().to_string())?;
+            let entries = container_entries(Some(&file), &bytes, scan).with_context(|| file.display().to_string())?;
             std::fs::create_dir_all(&output).with_context(|| format!("{}: cannot create", output.display()))?;
             for e in entries {
                 let p = output.join(format!("{:08x}.gsh", e.id));
@@ -135,11 +140,22 @@ pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `--inline-constants`: how float literals equal to an inline constant are assembled.
+fn literals(inline_constants: bool) -> Literals {
+    if inline_constants {
+        Literals::Inline
+    } else {
+        Literals::Slots
+    }
+}
+
 /// Writes one assembler source per shader into `dir`.
 fn split_sources(file: &Path, bytes: &[u8], scan: bool, dir: &Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
     let stem = file.file_stem().map_or("shader".into(), |s| s.to_string_lossy().into_owned());
-    for (g, e) in container_entries(bytes, scan).with_context(|| file.display().to_string())?.iter().enumerate() {
+    for (g, e) in
+        container_entries(Some(file), bytes, scan).with_context(|| file.display().to_string())?.iter().enumerate()
+    {
         let f = GfdFile::parse_at(&e.gfd, e.offset).with_context(|| file.display().to_string())?;
         for (n, s) in f.shaders().with_context(|| file.display().to_string())?.iter().enumerate() {
             let ext = match s.header.stage {
@@ -155,16 +171,32 @@ fn split_sources(file: &Path, bytes: &[u8], scan: bool, dir: &Path) -> anyhow::R
     Ok(())
 }
 
-/// The GFDs of a container, by its layout or (`scan`) by searching for GFD magics.
-fn container_entries(bytes: &[u8], scan: bool) -> anyhow::Result<Vec<mt::Entry>> {
+/// The GFDs of a container, by its layout or (`scan`) by searching for GFD magics (each magic
+/// that does not start a GFD reported on stderr, [`scan_reporting`]).
+fn container_entries(file: Option<&Path>, bytes: &[u8], scan: bool) -> anyhow::Result<Vec<mt::Entry>> {
     if scan {
-        let e = mt::scan_gfds(bytes);
-        if e.is_empty() {
-            bail!("no GFD found by scanning");
-        }
-        return Ok(e);
+        return scan_reporting(file, bytes);
     }
     Ok(mt::entries(bytes)?.1)
+}
+
+/// `--scan`: the GFDs found, each magic that does not start one reported on
+/// stderr with its offset and parse error (an error when none is found).
+fn scan_reporting(file: Option<&Path>, bytes: &[u8]) -> anyhow::Result<Vec<mt::Entry>> {
+    let (entries, skipped) = mt::scan_gfds_reporting(bytes);
+    let prefix = file.map_or(String::new(), |f| format!("{}: ", f.display()));
+    let lines: Vec<String> =
+        skipped.iter().map(|s| format!("{prefix}GFD magic at byte 0x{:x} skipped: {}", s.offset, s.error)).collect();
+    if entries.is_empty() {
+        match lines.is_empty() {
+            true => bail!("no GFD found by scanning"),
+            false => bail!("no GFD found by scanning\n{}", lines.join("\n")),
+        }
+    }
+    for l in &lines {
+        eprintln!("warning: {l}");
+    }
+    Ok(entries)
 }
 
 /// The stage of a bare program (`--stage`).
@@ -225,6 +257,9 @@ struct ProgramOut {
     gfd_offset: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     shader: Option<usize>,
+    /// A program block no header block claims: its block index (and no `shader`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unpaired_block: Option<usize>,
     #[serde(flatten)]
     program: latte::json::ProgramJson,
 }
@@ -241,12 +276,13 @@ fn disasm_json(bytes: &[u8], raw: Option<Option<RawStage>>, scan: bool) -> anyho
             gfd_id: None,
             gfd_offset: None,
             shader: None,
+            unpaired_block: None,
             program,
         };
         return Ok(serde_json::to_string_pretty(&out)?);
     }
     let mut shaders = Vec::new();
-    for (g, e) in container_entries(bytes, scan)?.iter().enumerate() {
+    for (g, e) in container_entries(None, bytes, scan)?.iter().enumerate() {
         let f = GfdFile::parse_at(&e.gfd, e.offset)?;
         for (n, s) in f.shaders()?.iter().enumerate() {
             let mut progs = vec![(stage_short(s.header.stage), s.program.as_ref(), s.program_offset)];
@@ -261,9 +297,21 @@ fn disasm_json(bytes: &[u8], raw: Option<Option<RawStage>>, scan: bool) -> anyho
                     gfd_id: Some(format!("0x{:08x}", e.id)),
                     gfd_offset: Some(e.offset),
                     shader: Some(n),
+                    unpaired_block: None,
                     program: latte::json::program(&Program::decode_bytes(prog, at)?),
                 });
             }
+        }
+        for u in f.unpaired_programs() {
+            shaders.push(ProgramOut {
+                stage: Some(if u.copy { "gscopy" } else { stage_short(u.stage) }),
+                gfd: Some(g),
+                gfd_id: Some(format!("0x{:08x}", e.id)),
+                gfd_offset: Some(e.offset),
+                shader: None,
+                unpaired_block: Some(u.block),
+                program: latte::json::program(&Program::decode_bytes(&u.program, u.program_offset)?),
+            });
         }
     }
     #[derive(serde::Serialize)]
@@ -276,7 +324,7 @@ fn disasm_json(bytes: &[u8], raw: Option<Option<RawStage>>, scan: bool) -> anyho
 /// The text disassembly of every shader of a container (bare programs: [`raw_text`]).
 fn disasm(bytes: &[u8], scan: bool) -> anyhow::Result<String> {
     let plain = !scan && mt::container_kind(bytes) == Some(mt::ContainerKind::Gfd);
-    let entries = container_entries(bytes, scan)?;
+    let entries = container_entries(None, bytes, scan)?;
     let mut out = String::new();
     for e in entries {
         if !plain {
@@ -312,7 +360,48 @@ fn register_map(h: &ShaderHeader) -> Value {
     Value::Object(m)
 }
 
+/// The registers of a header in word order, `[{"word", "name", "value"}]`: the order of the
+/// header itself (`SQ_VTX_SEMANTIC[2]` before `SQ_VTX_SEMANTIC[10]`), which the `registers`
+/// object, a JSON map, cannot keep.
+fn register_list(h: &ShaderHeader) -> Value {
+    use latte::asm::regs::{GS_REGS, PS_REGS, VS_REGS};
+    let table = match h.stage {
+        Stage::Vertex => VS_REGS,
+        Stage::Pixel => PS_REGS,
+        Stage::Geometry => GS_REGS,
+    };
+    let mut v: Vec<(usize, String, u32)> = Vec::new();
+    for slot in table {
+        for i in 0..slot.len {
+            let name = if slot.len == 1 { slot.name.to_string() } else { format!("{}[{i}]", slot.name) };
+            if let Some(&r) = h.regs.get(slot.word + i) {
+                v.push((slot.word + i, name, r));
+            }
+        }
+    }
+    v.sort_by_key(|r| r.0);
+    Value::Array(
+        v.into_iter()
+            .map(|(word, name, r)| json!({"word": word, "name": name, "value": format!("0x{r:08X}")}))
+            .collect(),
+    )
+}
+
+/// `list` (attributes, uniforms or samplers as serialized) with each entry's `var_type` also
+/// given by name, as `latte disasm` prints it in `$..TYPE` directives (`"type": "FLOAT4"`).
+fn with_type_names(list: Value, names: &[&str]) -> Value {
+    let Value::Array(mut items) = list else { return list };
+    for it in &mut items {
+        if let Some(o) = it.as_object_mut() {
+            let name = o.get("var_type").and_then(Value::as_u64).and_then(|t| names.get(t as usize)).copied();
+            o.insert("type".into(), name.filter(|n| !n.is_empty()).map_or(Value::Null, |n| json!(n)));
+        }
+    }
+    Value::Array(items)
+}
+
 fn shader_json(s: &latte::gfd::GfdShader) -> anyhow::Result<Value> {
+    use latte::asm::header::{SAMPLER_TYPE_NAMES, VAR_TYPE_NAMES};
     let h = &s.header;
     let prog = s.program.clone().unwrap_or_default();
     let decoded = match &s.program {
@@ -323,17 +412,19 @@ fn shader_json(s: &latte::gfd::GfdShader) -> anyhow::Result<Value> {
         "stage": h.stage,
         "key": format!("{:016x}", latte::key::shader_key(&h.regs, &prog)),
         "program_bytes": prog.len(),
+        "has_program_block": s.program.is_some(),
         "instructions": decoded.as_ref().map(|p| p.instruction_count()),
         "mode": match h.mode { 0 => "uniform_register", 1 => "uniform_block", 2 => "geometry", 3 => "compute", _ => "unknown" },
         "uniform_blocks": h.uniform_blocks,
-        "uniforms": h.uniform_vars,
+        "uniforms": with_type_names(json!(h.uniform_vars), &VAR_TYPE_NAMES),
         "initial_values": h.initial_values,
         "loop_vars": h.loop_vars,
-        "samplers": h.sampler_vars,
-        "attributes": h.attrib_vars,
+        "samplers": with_type_names(json!(h.sampler_vars), &SAMPLER_TYPE_NAMES),
+        "attributes": with_type_names(json!(h.attrib_vars), &VAR_TYPE_NAMES),
         "ring_item_size": h.ring_item_size,
         "has_stream_out": h.has_stream_out != 0,
         "registers": register_map(h),
+        "register_list": register_list(h),
         "copy_program_bytes": s.copy_program.as_ref().map(|c| c.len()),
     }))
 }
@@ -348,6 +439,20 @@ fn inspect_bytes(bytes: &[u8]) -> anyhow::Result<Value> {
         for s in &shaders {
             stages.push(s["stage"].clone());
         }
+        let unpaired: Vec<Value> = f
+            .unpaired_programs()
+            .iter()
+            .map(|u| {
+                let p = Program::decode_bytes(&u.program, u.program_offset)?;
+                Ok(json!({
+                    "stage": u.stage,
+                    "copy_program": u.copy,
+                    "block": u.block,
+                    "program_bytes": u.program.len(),
+                    "instructions": p.instruction_count(),
+                }))
+            })
+            .collect::<anyhow::Result<_>>()?;
         gfds.push(json!({
             "id": format!("0x{:08x}", e.id),
             "name": e.name,
@@ -356,9 +461,34 @@ fn inspect_bytes(bytes: &[u8]) -> anyhow::Result<Value> {
             "version": format!("{}.{}", f.header.major, f.header.minor),
             "blocks": f.blocks.len(),
             "shaders": shaders,
+            "programs_without_header": unpaired,
+            "contents": contents(&shaders, &unpaired),
         }));
     }
     Ok(json!({ "format": "latte", "container": kind, "gfd_count": gfds.len(), "stages": stages, "gfds": gfds }))
+}
+
+/// What a GFD holds, in words: its shaders, the program blocks no header claims and the
+/// headers without a program.
+fn contents(shaders: &[Value], unpaired: &[Value]) -> String {
+    let mut parts = Vec::new();
+    for s in shaders {
+        let stage = s["stage"].as_str().unwrap_or("?");
+        if s["has_program_block"] == true {
+            parts.push(format!("{stage} shader"));
+        } else {
+            parts.push(format!("{stage} shader header without a program block"));
+        }
+    }
+    for u in unpaired {
+        let copy = if u["copy_program"] == true { "copy " } else { "" };
+        parts.push(format!("{} {copy}program block without a header block", u["stage"].as_str().unwrap_or("?")));
+    }
+    if parts.is_empty() {
+        "no shader header or program block".into()
+    } else {
+        parts.join(", ")
+    }
 }
 
 /// JSON summary of `bytes` if it is a file of this source, for `shaderport inspect`.
@@ -384,6 +514,7 @@ mod tests {
                 output: out.clone(),
                 legacy: false,
                 raw: false,
+                inline_constants: false,
             },
         };
         run(args).unwrap();
@@ -399,8 +530,16 @@ mod tests {
         split_sources(&file, &bytes, false, &dir).unwrap();
         let out = dir.join("out.gsh");
         let files = vec![dir.join("matfx_env_0_0.vsh"), dir.join("matfx_env_0_1.psh")];
-        run(LatteArgs { command: LatteCommand::Asm { files, output: out.clone(), legacy: false, raw: false } })
-            .unwrap();
+        run(LatteArgs {
+            command: LatteCommand::Asm {
+                files,
+                output: out.clone(),
+                legacy: false,
+                raw: false,
+                inline_constants: false,
+            },
+        })
+        .unwrap();
         assert_eq!(std::fs::read(&out).unwrap(), bytes);
         let _ = std::fs::remove_dir_all(dir);
     }
@@ -417,6 +556,7 @@ mod tests {
                 output: dir.join("o.gsh"),
                 legacy: false,
                 raw: false,
+                inline_constants: false,
             },
         };
         let e = format!("{:#}", run(args).unwrap_err());
@@ -478,7 +618,13 @@ mod tests {
             let out = dir.join(format!("{k}.bin"));
             std::fs::write(&src, &text).unwrap();
             run(LatteArgs {
-                command: LatteCommand::Asm { files: vec![src], output: out.clone(), legacy: false, raw: true },
+                command: LatteCommand::Asm {
+                    files: vec![src],
+                    output: out.clone(),
+                    legacy: false,
+                    raw: true,
+                    inline_constants: false,
+                },
             })
             .unwrap();
             assert_eq!(std::fs::read(&out).unwrap(), bytes, "{}", bin.display());
@@ -493,7 +639,13 @@ mod tests {
         let src = dir.join("bad.txt");
         std::fs::write(&src, "00 ALU: ADDR(32) CNT(1)\n  0 x: FOO R0.x, R1.x\nEND_OF_PROGRAM\n").unwrap();
         let args = LatteArgs {
-            command: LatteCommand::Asm { files: vec![src], output: dir.join("o.bin"), legacy: false, raw: true },
+            command: LatteCommand::Asm {
+                files: vec![src],
+                output: dir.join("o.bin"),
+                legacy: false,
+                raw: true,
+                inline_constants: false,
+            },
         };
         let e = format!("{:#}", run(args).unwrap_err());
         assert!(e.contains("bad.txt") && e.contains("line 2"), "{e}");

@@ -321,3 +321,122 @@ fn pica_run_errors_name_the_file_the_key_and_the_names_there_are() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+// ---- Latte and GX: what a file holds, said plainly ----
+
+#[test]
+fn latte_gfd_with_a_program_block_but_no_header_says_so() {
+    let f = corpus("latte/gfd/vertex-program.gsh");
+    let out = shaderport(&["latte", "disasm", &f]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("; ======== vertex program (block 0) without a header block ========"), "{text}");
+    assert!(text.contains("END_OF_PROGRAM"), "{text}");
+    let out = shaderport(&["inspect", &f]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let g = &v["gfds"][0];
+    assert_eq!(g["shaders"].as_array().unwrap().len(), 0);
+    assert_eq!(g["programs_without_header"][0]["stage"], "vertex");
+    assert_eq!(g["programs_without_header"][0]["block"], 0);
+    assert_eq!(g["contents"], "vertex program block without a header block");
+    let out = shaderport(&["latte", "disasm", "--json", &f]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["shaders"][0]["unpaired_block"], 0);
+    assert_eq!(v["shaders"][0]["stage"], "vs");
+}
+
+#[test]
+fn latte_gfd_with_a_header_but_no_program_block_says_so() {
+    let f = corpus("latte/gfd/vertex-header.gsh");
+    let out = shaderport(&["latte", "disasm", &f]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("; (no program block: the file has the vertex shader's header block only)"), "{text}");
+    let out = shaderport(&["inspect", &f]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["gfds"][0]["shaders"][0]["has_program_block"], false);
+    assert_eq!(v["gfds"][0]["contents"], "vertex shader header without a program block");
+    let out = shaderport(&["latte", "disasm", &corpus("latte/gfd/header-only.gsh")]);
+    assert!(stdout(&out).contains("(no shader: the file has no shader header or program block)"), "{}", stdout(&out));
+}
+
+#[test]
+fn gx_tev_on_a_brres_names_the_job_it_expects() {
+    let dir = temp_dir("tev-brres");
+    let f = dir.join("model.brres");
+    std::fs::write(&f, b"bres\xFE\xFF\x00\x00\x00\x00\x00\x40\x00\x10\x00\x01").unwrap();
+    let out = shaderport(&["gx", "tev", f.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let e = stderr(&out);
+    assert!(e.contains("BRRES") && e.contains("JSON job") && e.contains("gx inspect"), "{e}");
+    assert!(!e.contains("valid UTF-8"), "{e}");
+}
+
+#[test]
+fn latte_extract_scan_reports_a_damaged_gfd_and_extracts_the_rest() {
+    let dir = temp_dir("scan-damaged");
+    let good = std::fs::read(corpus("latte/ClassiCube/coloured_none.gsh")).unwrap();
+    let mut bad = good.clone();
+    bad[0x20..0x24].copy_from_slice(b"XXXX");
+    let mut bytes = vec![0u8; 16];
+    bytes.extend_from_slice(&bad);
+    bytes.extend_from_slice(&[0u8; 8]);
+    bytes.extend_from_slice(&good);
+    let f = dir.join("pack.bin");
+    std::fs::write(&f, &bytes).unwrap();
+    let out_dir = dir.join("out");
+    let out = shaderport(&["latte", "extract", "--scan", f.to_str().unwrap(), "-o", out_dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let e = stderr(&out);
+    assert!(e.contains("pack.bin: GFD magic at byte 0x10 skipped") && e.contains("block magic"), "{e}");
+    assert_eq!(std::fs::read(out_dir.join("00000000.gsh")).unwrap(), good);
+    // Nothing extractable: the error carries what was met.
+    let f2 = dir.join("only-bad.bin");
+    std::fs::write(&f2, &bad).unwrap();
+    let out = shaderport(&["latte", "extract", "--scan", f2.to_str().unwrap(), "-o", out_dir.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("GFD magic at byte 0x0 skipped"), "{}", stderr(&out));
+}
+
+#[test]
+fn latte_asm_inline_constants_flag_turns_float_zero_and_one_into_inline_constants() {
+    let dir = temp_dir("asm-inline");
+    let src = dir.join("p.txt");
+    std::fs::write(&src, "00 ALU:\n      0  x: MUL R1.x, R0.x, 1.0f\n         y: ADD R1.y, R0.y, 0.0f\n01 EXP_DONE: POS0, R1\nEND_OF_PROGRAM\n")
+        .unwrap();
+    let words = |flag: Option<&str>| {
+        let out = dir.join("p.bin");
+        let mut args = vec!["latte", "asm", "--raw", src.to_str().unwrap(), "-o", out.to_str().unwrap()];
+        args.extend(flag);
+        let o = shaderport(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        std::fs::read(&out).unwrap()
+    };
+    let (slots, inline) = (words(None), words(Some("--inline-constants")));
+    // ALU word 0 of the first instruction: SRC1_SEL (bits 21:13) is 253 (literal) or 249 (1.0).
+    let w0 = |b: &[u8]| u32::from_le_bytes(b[256..260].try_into().unwrap());
+    assert_eq!(w0(&slots) >> 13 & 0x1FF, 253);
+    assert_eq!(w0(&inline) >> 13 & 0x1FF, 249);
+    assert_ne!(slots, inline);
+}
+
+#[test]
+fn latte_inspect_names_types_and_lists_registers_in_word_order() {
+    let out = shaderport(&["inspect", &corpus("latte/ClassiCube/textured_exp.gsh")]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let vs = &v["gfds"][0]["shaders"][0];
+    assert_eq!(vs["attributes"][0]["type"], "FLOAT3");
+    assert_eq!(vs["attributes"][0]["var_type"], 10);
+    let ps = &v["gfds"][0]["shaders"][1];
+    assert_eq!(ps["samplers"][0]["type"], "SAMPLER2D");
+    let list = vs["register_list"].as_array().unwrap();
+    let words: Vec<u64> = list.iter().map(|r| r["word"].as_u64().unwrap()).collect();
+    assert!(words.windows(2).all(|w| w[0] < w[1]), "{words:?}");
+    let names: Vec<&str> = list.iter().map(|r| r["name"].as_str().unwrap()).collect();
+    let at = |n: &str| names.iter().position(|x| *x == n).unwrap();
+    assert!(at("SQ_VTX_SEMANTIC[2]") < at("SQ_VTX_SEMANTIC[10]"));
+    // The map keeps its keys and values.
+    assert_eq!(vs["registers"]["SQ_VTX_SEMANTIC[10]"], list[at("SQ_VTX_SEMANTIC[10]")]["value"]);
+}

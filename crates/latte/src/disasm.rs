@@ -5,9 +5,10 @@
 //! "Printer and parser as inverses").
 
 use crate::asm::program::{parse_alu, parse_cf, parse_fetch, LitCtx};
-use crate::isa::alu::{sel, AluInst, AluKind, AluSrc};
-use crate::isa::cf::{CfInst, ClauseKind};
-use crate::isa::fetch::{FetchInst, TexInst, VtxInst};
+use crate::isa::alu::{sel, AluInst, AluKind, AluSrc, ALU_PROPS, OP2_PROPS};
+use crate::isa::cf::{CfInst, ClauseKind, CF_ALU_PROPS, CF_EXPORT_PROPS, CF_PROPS};
+use crate::isa::fetch::{FetchInst, TexInst, VtxInst, TEX_PROPS, VTX_PROPS};
+use crate::isa::fields::print_props;
 use crate::isa::names::*;
 use crate::isa::program::{literal_words, AluGroup, ClauseBody, Program};
 use crate::isa::table::{self, CfClass, ExpClass};
@@ -35,15 +36,7 @@ fn cf_text(inst: &CfInst, clause: Option<(u32, u32)>) -> String {
                 let start = kc.addr as u32 * 16;
                 props.push(format!("KCACHE{k}(CB{}:{}-{})", kc.bank, start, start + lines - 1));
             }
-            if a.alt_const {
-                props.push("USES_WATERFALL".into());
-            }
-            if a.whole_quad_mode {
-                props.push("WHOLE_QUAD_MODE".into());
-            }
-            if !a.barrier {
-                props.push("NO_BARRIER".into());
-            }
+            props.extend(print_props(a, CF_ALU_PROPS));
         }
         CfInst::Export(e) => {
             s.push(':');
@@ -72,24 +65,7 @@ fn cf_text(inst: &CfInst, clause: Option<(u32, u32)>) -> String {
                 props.push(format!("ARRAY_SIZE({})", e.array_size()));
                 props.push(format!("COMP_MASK({})", e.comp_mask()));
             }
-            if e.index_gpr != 0 {
-                props.push(format!("INDEX_GPR({})", e.index_gpr));
-            }
-            if e.elem_size != 0 {
-                props.push(format!("ELEM_SIZE({})", e.elem_size));
-            }
-            if e.burst_count != 0 {
-                props.push(format!("BURSTCNT({})", e.burst_count));
-            }
-            if e.valid_pixel_mode {
-                props.push("VALID_PIX".into());
-            }
-            if e.whole_quad_mode {
-                props.push("WHOLE_QUAD_MODE".into());
-            }
-            if !e.barrier {
-                props.push("NO_BARRIER".into());
-            }
+            props.extend(print_props(e, CF_EXPORT_PROPS));
         }
         CfInst::Normal(n) => {
             let class = table::cf_op(n.op).map_or(CfClass::Plain, |o| o.class);
@@ -110,33 +86,10 @@ fn cf_text(inst: &CfInst, clause: Option<(u32, u32)>) -> String {
             if !matches!(class, CfClass::Tex | CfClass::Vtx) && n.count != 0 {
                 props.push(format!("CNT({})", n.count as u32 + 1));
             }
-            if n.pop_count != 0 {
-                props.push(format!("POP_CNT({})", n.pop_count));
-            }
-            if n.cf_const != 0 {
-                props.push(format!("CF_CONST({})", n.cf_const));
-            }
-            if n.cond != 0 {
-                props.push(format!("CND({})", COND[n.cond as usize & 3]));
-            }
-            if n.call_count != 0 {
-                props.push(format!("CALL_CNT({})", n.call_count));
-            }
-            if n.valid_pixel_mode {
-                props.push("VALID_PIX".into());
-            }
-            if n.whole_quad_mode {
-                props.push("WHOLE_QUAD_MODE".into());
-            }
-            if !n.barrier {
-                props.push("NO_BARRIER".into());
-            }
+            props.extend(print_props(n, CF_PROPS));
         }
     }
-    for p in props {
-        s.push(' ');
-        s.push_str(&p);
-    }
+    push_props(&mut s, props);
     s
 }
 
@@ -285,21 +238,14 @@ fn alu_text(i: &AluInst, unit: u8, group: usize, lits: &[u32], ctx: &LitCtx) -> 
         }
     }
     if let AluKind::Op2(o) = &i.kind {
-        if o.update_exec_mask {
-            s.push_str(" UPDATE_EXEC_MASK");
-        }
-        if o.update_pred {
-            s.push_str(" UPDATE_PRED");
-        }
+        push_props(&mut s, print_props(o, OP2_PROPS));
     }
     match i.pred_sel {
         2 => s.push_str(" PRED_SEL_ZERO"),
         3 => s.push_str(" PRED_SEL_ONE"),
         _ => {}
     }
-    if i.clamp {
-        s.push_str(" CLAMP");
-    }
+    push_props(&mut s, print_props(i, ALU_PROPS));
     if !wm && dst != "____" {
         s.push_str(" NO_WRITE");
     }
@@ -338,15 +284,7 @@ fn tex_text(t: &TexInst) -> String {
             let _ = write!(s, " {n}({v:?})");
         }
     }
-    if t.bc_frac_mode {
-        s.push_str(" BC_FRAC_MODE");
-    }
-    if t.fetch_whole_quad {
-        s.push_str(" WHOLE_QUAD_MODE");
-    }
-    if t.alt_const {
-        s.push_str(" ALT_CONST");
-    }
+    push_props(&mut s, print_props(t, TEX_PROPS));
     s
 }
 
@@ -369,37 +307,15 @@ fn vtx_text(v: &VtxInst, in_tex: bool) -> String {
     };
     let src = if v.src_rel { format!("R{}[AL]", v.src_gpr) } else { format!("R{}", v.src_gpr) };
     let mut s = format!("{name:<14} {dst}, {src}.{}, b{}", CHAN[v.src_sel_x as usize & 3] as char, v.buffer_id);
-    if v.fetch_type != 0 {
-        let _ = write!(s, " FETCH_TYPE({})", FETCH_TYPE[v.fetch_type as usize & 3]);
-    }
-    if v.mega_fetch_count != 0 {
-        let _ = write!(s, " MFC({})", v.mega_fetch_count);
-    }
-    if v.offset != 0 {
-        let _ = write!(s, " OFFSET({})", v.offset);
-    }
-    let _ = write!(s, " FMT({}) NUM({})", v.data_format, v.num_format);
-    for (on, n) in [(v.format_comp, "SIGNED"), (v.srf_mode, "SRF_NO_ZERO"), (v.use_const_fields, "UCF")] {
-        if on {
-            s.push(' ');
-            s.push_str(n);
-        }
-    }
-    if v.endian_swap != 0 {
-        let _ = write!(s, " ENDIAN({})", v.endian_swap);
-    }
-    for (on, n) in [
-        (v.const_buf_no_stride, "CBNS"),
-        (v.mega_fetch, "MEGA_FETCH"),
-        (v.alt_const, "ALT_CONST"),
-        (v.fetch_whole_quad, "WHOLE_QUAD_MODE"),
-    ] {
-        if on {
-            s.push(' ');
-            s.push_str(n);
-        }
-    }
+    push_props(&mut s, print_props(v, VTX_PROPS));
     s
+}
+
+fn push_props(s: &mut String, props: Vec<String>) {
+    for p in props {
+        s.push(' ');
+        s.push_str(&p);
+    }
 }
 
 fn fetch_line(f: &FetchInst, in_tex: bool) -> String {
@@ -570,7 +486,13 @@ pub fn shader_source(s: &crate::gfd::GfdShader) -> crate::Result<String> {
     let mut o = header_directives(&s.header);
     match &s.program {
         Some(p) => o.push_str(&disassemble(&Program::decode_bytes(p, s.program_offset)?)),
-        None => o.push_str("; (no program block)\n"),
+        None => {
+            let _ = writeln!(
+                o,
+                "; (no program block: the file has the {} shader's header block only)",
+                s.header.stage.name()
+            );
+        }
     }
     Ok(o)
 }
@@ -589,6 +511,13 @@ pub fn disassemble_gfd(file: &crate::gfd::GfdFile) -> crate::Result<String> {
             let _ = writeln!(o, "; ======== shader {n}: geometry copy program ========");
             o.push_str(&disassemble(&Program::decode_bytes(c, 0)?));
         }
+    }
+    for u in file.unpaired_programs() {
+        let _ = writeln!(o, "; ======== {} (block {}) without a header block ========", u.what(), u.block);
+        o.push_str(&disassemble(&Program::decode_bytes(&u.program, u.program_offset)?));
+    }
+    if o.is_empty() {
+        let _ = writeln!(o, "; (no shader: the file has no shader header or program block)");
     }
     Ok(o)
 }

@@ -9,6 +9,7 @@
 use crate::isa::alu::{sel, AluInst, AluKind, AluSrc};
 use crate::isa::cf::{CfAlu, CfExport, CfInst, CfNormal, ClauseKind};
 use crate::isa::fetch::{FetchInst, TexInst, VtxInst};
+use crate::isa::fields::{Fields as Layouts, Layout};
 use crate::isa::names::{mesa_mnemonic, CHAN, COND, FETCH_TYPE, MEM_TYPE, SEL_CHARS, SLOT};
 use crate::isa::program::{AluGroup, ClauseBody, Program};
 use crate::isa::table::{self, CfClass, ExpClass};
@@ -92,6 +93,32 @@ pub struct Inst {
     /// Fields of its encoding.
     #[serde(flatten)]
     pub fields: Fields,
+    /// Every field of the encoding's field table with its raw bits, in table order
+    /// (`isa::fields`): the key `fields`.
+    #[serde(rename = "fields")]
+    pub raw: RawFields,
+}
+
+/// The raw fields of an instruction, named as its field table names them; serialized as an
+/// object `{"name": bits, ...}` in table order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RawFields(pub Vec<(&'static str, u32)>);
+
+impl RawFields {
+    fn of(layouts: &[&Layout], words: &[u32]) -> RawFields {
+        RawFields(layouts.iter().flat_map(|l| l.describe(words)).collect())
+    }
+}
+
+impl Serialize for RawFields {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
 }
 
 /// The fields of each encoding.
@@ -236,6 +263,9 @@ pub struct SrcJson {
     /// Bits of an inline constant or literal.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<Hex>,
+    /// Those bits as a float (beside `value`; null for NaN and infinities).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub float: Option<Float>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cfile: Option<u16>,
 }
@@ -263,6 +293,23 @@ pub struct AluJson {
     pub last: bool,
     /// The literal dwords of the group (0, 2 or 4, padding included).
     pub literals: Vec<Hex>,
+    /// The same dwords as floats, beside `literals`.
+    pub literal_floats: Vec<Float>,
+}
+
+/// A dword's bits as an f32, printed as a JSON number (null where JSON has none: NaN, ±inf).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Float(pub u32);
+
+impl Serialize for Float {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let f = f32::from_bits(self.0);
+        if f.is_finite() {
+            s.serialize_f32(f)
+        } else {
+            s.serialize_none()
+        }
+    }
 }
 
 /// Texture fetch fields: those of [`TexInst`] under the same names.
@@ -384,14 +431,17 @@ fn cf_inst(i: usize, c: &CfInst) -> Inst {
     let (w0, w1) = c.encode();
     let name = c.name();
     let op = Cow::Owned(mesa_mnemonic(&name).to_string());
-    let (kind, fields) = match c {
-        CfInst::Normal(n) => ("cf", Fields::Cf(normal_fields(i, n))),
-        CfInst::Alu(a) => ("cf", Fields::CfAlu(alu_cf_fields(i, a))),
-        CfInst::Export(e) => {
-            (if e.class() == ExpClass::Mem { "mem" } else { "cf" }, Fields::Export(export_fields(i, e)))
-        }
+    let (kind, fields, layout) = match c {
+        CfInst::Normal(n) => ("cf", Fields::Cf(normal_fields(i, n)), &<CfNormal as Layouts>::LAYOUT),
+        CfInst::Alu(a) => ("cf", Fields::CfAlu(alu_cf_fields(i, a)), &<CfAlu as Layouts>::LAYOUT),
+        CfInst::Export(e) => (
+            if e.class() == ExpClass::Mem { "mem" } else { "cf" },
+            Fields::Export(export_fields(i, e)),
+            &<CfExport as Layouts>::LAYOUT,
+        ),
     };
-    Inst { addr: 2 * i, kind, op, words: vec![Hex(w0), Hex(w1)], fields }
+    let raw = RawFields::of(&[layout], &[w0, w1]);
+    Inst { addr: 2 * i, kind, op, words: vec![Hex(w0), Hex(w1)], fields, raw }
 }
 
 fn normal_fields(index: usize, n: &CfNormal) -> CfJson {
@@ -455,7 +505,7 @@ fn export_fields(index: usize, e: &CfExport) -> ExportJson {
         swizzle: (!mem).then(|| Letters::sel(&sels)),
         array_size: mem.then(|| e.array_size()),
         comp_mask: mem.then(|| e.comp_mask()),
-        reserved: if mem { e.low >> 16 & 1 } else { e.low >> 12 },
+        reserved: e.reserved(),
         end_of_program: e.end_of_program,
         valid_pixel_mode: e.valid_pixel_mode,
         whole_quad_mode: e.whole_quad_mode,
@@ -478,6 +528,7 @@ fn src_json(s: &AluSrc, abs: bool, g: &AluGroup, kc: Option<&CfAlu>) -> SrcJson 
         constant: None,
         inline: None,
         value: None,
+        float: None,
         cfile: None,
     };
     match s.sel {
@@ -507,10 +558,12 @@ fn src_json(s: &AluSrc, abs: bool, g: &AluGroup, kc: Option<&CfAlu>) -> SrcJson 
             o.kind = "inline";
             o.inline = Some(name);
             o.value = Some(Hex(bits));
+            o.float = Some(Float(bits));
         }
         sel::LITERAL => {
             o.kind = "literal";
             o.value = g.literals.get(s.chan as usize).map(|&v| Hex(v));
+            o.float = g.literals.get(s.chan as usize).map(|&v| Float(v));
         }
         sel::PV => o.kind = "pv",
         sel::PS => o.kind = "ps",
@@ -546,16 +599,19 @@ fn alu_inst(addr: usize, group: usize, k: usize, g: &AluGroup, i: &AluInst, kc: 
         bank_swizzle: i.bank_swizzle,
         last: i.last,
         literals: g.literals.iter().map(|&l| Hex(l)).collect(),
+        literal_floats: g.literals.iter().map(|&l| Float(l)).collect(),
     };
     let op = match i.op_info() {
         Some(info) => Cow::Borrowed(info.name),
         None => Cow::Owned(i.name()),
     };
-    Inst { addr, kind: "alu", op, words: vec![Hex(w0), Hex(w1)], fields: Fields::Alu(fields) }
+    let raw = RawFields::of(&[&<AluInst as Layouts>::LAYOUT, i.kind_layout()], &[w0, w1]);
+    Inst { addr, kind: "alu", op, words: vec![Hex(w0), Hex(w1)], fields: Fields::Alu(fields), raw }
 }
 
 fn fetch_inst(addr: usize, f: &FetchInst, in_tex: bool) -> Inst {
-    let words = f.encode().iter().map(|&w| Hex(w)).collect();
+    let w = f.encode();
+    let words = w.iter().map(|&w| Hex(w)).collect();
     match f {
         FetchInst::Tex(t) => Inst {
             addr,
@@ -563,6 +619,7 @@ fn fetch_inst(addr: usize, f: &FetchInst, in_tex: bool) -> Inst {
             op: Cow::Borrowed(mesa_mnemonic(t.name())),
             words,
             fields: Fields::Tex(tex_fields(t)),
+            raw: RawFields::of(&[&<TexInst as Layouts>::LAYOUT], &w),
         },
         FetchInst::Vtx(v) => {
             let op = match v.op {
@@ -570,7 +627,8 @@ fn fetch_inst(addr: usize, f: &FetchInst, in_tex: bool) -> Inst {
                 1 => Cow::Borrowed("SEMANTIC"),
                 _ => Cow::Owned(v.name()),
             };
-            Inst { addr, kind: "vtx", op, words, fields: Fields::Vtx(vtx_fields(v, in_tex)) }
+            let raw = RawFields::of(&[&<VtxInst as Layouts>::LAYOUT], &w);
+            Inst { addr, kind: "vtx", op, words, fields: Fields::Vtx(vtx_fields(v, in_tex)), raw }
         }
     }
 }
@@ -633,13 +691,17 @@ fn vtx_fields(v: &VtxInst, in_tex: bool) -> VtxJson {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_small_program() {
-        // ALU clause of one MUL with a literal, then EXP_DONE with END_OF_PROGRAM.
+    /// ALU clause of one MUL with a literal, then EXP_DONE with END_OF_PROGRAM.
+    fn small_program() -> Program {
         let alu = AluInst::decode(0x001F_A000 | 0x8000_0000, 0x0020_0110);
         let (a0, a1) = alu.encode();
         let words = [0x0000_0002, 0xA000_0000 | (1 << 18), 0xC000_0000, 0x9420_0688, a0, a1, 0x4000_0000, 0];
-        let p = Program::decode(&words, 0).unwrap();
+        Program::decode(&words, 0).unwrap()
+    }
+
+    #[test]
+    fn a_small_program() {
+        let p = small_program();
         let j = program_json(&p);
         let v = j["instructions"].as_array().unwrap();
         assert_eq!(v.len(), 3);
@@ -661,5 +723,33 @@ mod tests {
             text.starts_with(r#"{"words":8,"instructions":[{"addr":0,"kind":"cf","op":"ALU","words":["0x00000002","#),
             "{text}"
         );
+    }
+
+    #[test]
+    fn raw_fields_come_from_the_field_tables() {
+        let p = small_program();
+        let j = program_json(&p);
+        let v = j["instructions"].as_array().unwrap();
+        assert_eq!(v[0]["fields"]["count"], 1);
+        assert_eq!(v[0]["fields"]["barrier"], 1);
+        assert_eq!(v[1]["fields"]["end_of_program"], 1);
+        assert_eq!(v[1]["fields"]["op"], 0x28);
+        assert_eq!(v[2]["fields"]["src1_sel"], 253);
+        assert_eq!(v[2]["fields"]["write_mask"], 1);
+        // In table order, after the typed keys.
+        let text = serde_json::to_string(&program(&p)).unwrap();
+        assert!(text.contains(r#""fields":{"src0_sel":"#), "{text}");
+    }
+
+    #[test]
+    fn literals_carry_their_float_value() {
+        let p = small_program();
+        let j = program_json(&p);
+        let v = &j["instructions"][2];
+        assert_eq!(v["srcs"][1]["value"], "0x40000000");
+        assert_eq!(v["srcs"][1]["float"], 2.0);
+        assert_eq!(v["literal_floats"][0], 2.0);
+        assert_eq!(v["literal_floats"][1], 0.0);
+        assert_eq!(serde_json::to_string(&Float(0x7FC0_0000)).unwrap(), "null");
     }
 }

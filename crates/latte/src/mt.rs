@@ -335,20 +335,39 @@ pub fn entries(bytes: &[u8]) -> Result<(ContainerKind, Vec<Entry>)> {
 /// Finds every GFD embedded anywhere in `bytes` by its "Gfx2" magic, for containers whose
 /// layout this crate does not know (a real .lfx whose tables differ from the layout above).
 /// Entries get their ordinal as id. Candidates that do not parse as a whole GFD are skipped;
-/// the scan resumes after each GFD found.
+/// the scan resumes after each GFD found. [`scan_gfds_reporting`] also says why each candidate
+/// was skipped.
 pub fn scan_gfds(bytes: &[u8]) -> Vec<Entry> {
+    scan_gfds_reporting(bytes).0
+}
+
+/// A "Gfx2" magic the scan found that does not start a whole GFD.
+#[derive(Debug)]
+pub struct Skipped {
+    /// Absolute offset of the magic.
+    pub offset: usize,
+    /// Why it does not parse.
+    pub error: crate::Error,
+}
+
+/// [`scan_gfds`], with every magic that does not start a GFD and the parse error met there.
+pub fn scan_gfds_reporting(bytes: &[u8]) -> (Vec<Entry>, Vec<Skipped>) {
     let magic = crate::gfd::FILE_MAGIC.to_be_bytes();
     let mut out = Vec::new();
+    let mut skipped = Vec::new();
     let mut i = 0;
     while i + 4 <= bytes.len() {
         if bytes[i..i + 4] == magic {
-            if let Ok((_, len)) = GfdFile::parse_prefix(&bytes[i..], i) {
-                out.push(Entry { id: out.len() as u32, name: None, gfd: bytes[i..i + len].to_vec(), offset: i });
-                i += len;
-                continue;
+            match GfdFile::parse_prefix(&bytes[i..], i) {
+                Ok((_, len)) => {
+                    out.push(Entry { id: out.len() as u32, name: None, gfd: bytes[i..i + len].to_vec(), offset: i });
+                    i += len;
+                    continue;
+                }
+                Err(error) => skipped.push(Skipped { offset: i, error }),
             }
         }
         i += 1;
     }
-    out
+    (out, skipped)
 }

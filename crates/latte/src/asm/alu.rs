@@ -1,7 +1,8 @@
 //! Parsing ALU instruction lines (operands, literals, relative addressing, properties).
 
 use super::lex::{arg, bounded, num, split};
-use crate::isa::alu::{sel, AluInst, AluKind, AluSrc, Op2, Op3};
+use crate::isa::alu::{sel, AluInst, AluKind, AluSrc, Op2, Op3, ALU_PROPS, OP2_PROPS};
+use crate::isa::fields::parse_prop;
 use crate::isa::names::*;
 use crate::isa::table;
 
@@ -11,6 +12,21 @@ pub(crate) type R<T> = std::result::Result<T, String>;
 #[derive(Default, Clone, Debug)]
 pub(crate) struct LitCtx {
     pub lits: [Option<u32>; 4],
+    /// Float literals 0.0, 1.0 and 0.5 become the inline constants ([`Literals::Inline`]).
+    pub inline: bool,
+}
+
+/// How a float literal equal to an inline constant (0.0, 1.0, 0.5) is assembled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Literals {
+    /// In a literal slot, as every literal (the latte-assembler that wrote the corpus files).
+    #[default]
+    Slots,
+    /// As the inline constant IMM_0 / IMM_1 / IMM_0_5 (ALU_SRC_0, ALU_SRC_1, ALU_SRC_0_5), as the
+    /// newer latte-assembler does: a literal written with a float part (`0.0f`, `1.0`, `(0x0,
+    /// 0.0)`) whose value is 0.0 (and whose hex part, if any, is 0), 1.0 or 0.5. Hex-only
+    /// literals always take a slot.
+    Inline,
 }
 
 impl LitCtx {
@@ -181,9 +197,24 @@ fn alu_src(s: &str, default_chan: u8, lits: &mut LitCtx, index: &mut Option<u8>)
         } else {
             (None, Some(parse_float(base).ok_or_else(|| format!("bad operand '{s}'"))?))
         };
-        // Every literal written in the source takes a literal slot, as in the latte-assembler
-        // that wrote the corpus files (newer versions turn 0.0, 0.5 and 1.0 into inline
-        // constants; write IMM_0, IMM_0_5, IMM_1 for those).
+        // By default every literal written in the source takes a literal slot, as in the
+        // latte-assembler that wrote the corpus files; the newer one turns 0.0, 0.5 and 1.0
+        // into inline constants (`Literals::Inline`).
+        if lits.inline {
+            let inline = match float {
+                Some(f) if f == 0.0 && hex.is_none_or(|h| h == 0) => Some(sel::ZERO),
+                Some(1.0) => Some(sel::ONE),
+                Some(0.5) => Some(sel::HALF),
+                _ => None,
+            };
+            if let Some(s) = inline {
+                src.sel = s;
+                if let Some(c) = chan {
+                    src.chan = c;
+                }
+                return Ok((src, abs));
+            }
+        }
         let v = hex.unwrap_or_else(|| float.unwrap_or(0.0).to_bits());
         src.sel = sel::LITERAL;
         src.chan = lits.place(chan, v)?;
@@ -246,21 +277,13 @@ pub(crate) fn parse_alu(unit: u8, text: &str, lits: &mut LitCtx) -> R<AluLine> {
     let parts = split(rest, nsrc + 1)?;
     let natural_chan = if unit < 4 { unit } else { 0 };
     let mut inst = AluInst {
-        src0: AluSrc::default(),
-        src1: AluSrc::default(),
-        index_mode: 0,
-        pred_sel: 0,
-        last: false,
-        bank_swizzle: 0,
-        dst_gpr: 0,
-        dst_rel: false,
         dst_chan: natural_chan,
-        clamp: false,
         kind: if op3 {
             AluKind::Op3(Op3 { op: code, src2: AluSrc::default() })
         } else {
             AluKind::Op2(Op2 { op: code, write_mask: true, omod, ..Default::default() })
         },
+        ..Default::default()
     };
     if op3 && omod != 0 {
         return Err("output modifiers are OP2 only".into());
@@ -312,15 +335,10 @@ pub(crate) fn parse_alu(unit: u8, text: &str, lits: &mut LitCtx) -> R<AluLine> {
             i.bank_swizzle = b as u8;
         } else if let Some(b) = SCL_BANK.iter().position(|n| *n == p) {
             i.bank_swizzle = b as u8;
-        } else if p == "UPDATE_EXEC_MASK" || p == "UPDATE_EXEC_MASK(DEACTIVATE)" {
+        } else if let Some(pr) = OP2_PROPS.iter().find(|pr| pr.spells(p)) {
             match &mut i.kind {
-                AluKind::Op2(o) => o.update_exec_mask = true,
-                AluKind::Op3(_) => return Err("UPDATE_EXEC_MASK is OP2 only".into()),
-            }
-        } else if p == "UPDATE_PRED" {
-            match &mut i.kind {
-                AluKind::Op2(o) => o.update_pred = true,
-                AluKind::Op3(_) => return Err("UPDATE_PRED is OP2 only".into()),
+                AluKind::Op2(o) => parse_prop(o, OP2_PROPS, p).unwrap_or(Ok(()))?,
+                AluKind::Op3(_) => return Err(format!("{} is OP2 only", pr.text)),
             }
         } else if p == "PRED_SEL_OFF" {
             i.pred_sel = 0;
@@ -328,8 +346,8 @@ pub(crate) fn parse_alu(unit: u8, text: &str, lits: &mut LitCtx) -> R<AluLine> {
             i.pred_sel = 2;
         } else if p == "PRED_SEL_ONE" {
             i.pred_sel = 3;
-        } else if p == "CLAMP" {
-            i.clamp = true;
+        } else if let Some(r) = parse_prop(i, ALU_PROPS, p) {
+            r?;
         } else if p == "NO_WRITE" {
             match &mut i.kind {
                 AluKind::Op2(o) => o.write_mask = false,

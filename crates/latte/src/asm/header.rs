@@ -1,7 +1,7 @@
 //! Header directives (`; $KEY[i].MEMBER = value`, decaf-emu latte-assembler) and building GFD
 //! files from assembled vertex and pixel programs with the latte-assembler's defaults.
 
-use super::program::{assemble, Assembled};
+use super::program::{assemble_with, Assembled, Literals};
 use super::regs::{field, RegSlot, PS_REGS, VS_REGS};
 use crate::error::{Error, Result};
 use crate::gfd::shader::{
@@ -511,6 +511,15 @@ pub fn assemble_gfd(vsh: Option<&str>, psh: Option<&str>) -> Result<GfdFile> {
 /// # Errors
 /// See [`assemble_gfd`].
 pub fn assemble_gfd_as(vsh: Option<&str>, psh: Option<&str>, flavor: Flavor) -> Result<GfdFile> {
+    assemble_gfd_with(vsh, psh, flavor, Literals::Slots)
+}
+
+/// [`assemble_gfd_as`], with float literals equal to an inline constant assembled as `literals`
+/// says ([`crate::asm::assemble_with`]).
+///
+/// # Errors
+/// See [`assemble_gfd`].
+pub fn assemble_gfd_with(vsh: Option<&str>, psh: Option<&str>, flavor: Flavor, literals: Literals) -> Result<GfdFile> {
     let legacy = flavor == Flavor::Legacy;
     let program = |a: &Assembled| {
         let mut b = a.program.to_bytes();
@@ -525,7 +534,7 @@ pub fn assemble_gfd_as(vsh: Option<&str>, psh: Option<&str>, flavor: Flavor) -> 
         e => e,
     };
     if let Some(t) = vsh {
-        let a = assemble(t).map_err(|e| ctx("vertex shader", e))?;
+        let a = assemble_with(t, literals).map_err(|e| ctx("vertex shader", e))?;
         let mut h = vertex_header(&a).map_err(|e| ctx("vertex shader", e))?;
         let p = program(&a);
         if legacy {
@@ -538,7 +547,7 @@ pub fn assemble_gfd_as(vsh: Option<&str>, psh: Option<&str>, flavor: Flavor) -> 
         blocks.push(Block::new(BlockKind::VertexProgram, blocks.len() as u32, p));
     }
     if let Some(t) = psh {
-        let a = assemble(t).map_err(|e| ctx("pixel shader", e))?;
+        let a = assemble_with(t, literals).map_err(|e| ctx("pixel shader", e))?;
         let mut h = pixel_header(&a).map_err(|e| ctx("pixel shader", e))?;
         let p = program(&a);
         if legacy {

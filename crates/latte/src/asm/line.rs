@@ -1,8 +1,9 @@
 //! Parsing CF lines and fetch (TEX / VTX) instruction lines.
 
 use super::lex::{arg, bounded, num, split};
-use crate::isa::cf::{CfAlu, CfExport, CfInst, CfNormal, ClauseKind, Kcache};
-use crate::isa::fetch::{FetchInst, TexInst, VtxInst};
+use crate::isa::cf::{CfAlu, CfExport, CfInst, CfNormal, ClauseKind, Kcache, CF_ALU_PROPS, CF_EXPORT_PROPS, CF_PROPS};
+use crate::isa::fetch::{FetchInst, TexInst, VtxInst, TEX_PROPS, VTX_PROPS};
+use crate::isa::fields::parse_prop;
 use crate::isa::names::*;
 use crate::isa::table::{self, CfClass, ExpClass};
 
@@ -57,33 +58,8 @@ fn parse_vtx_props(v: &mut VtxInst, props: &[String]) -> R<Option<[u32; 4]>> {
     let mut raw = None;
     for p in props {
         let p = p.as_str();
-        if let Some(a) = arg(p, "FETCH_TYPE") {
-            v.fetch_type =
-                FETCH_TYPE.iter().position(|n| *n == a).ok_or_else(|| format!("bad fetch type '{a}'"))? as u8;
-        } else if let Some(a) = arg(p, "MFC") {
-            v.mega_fetch_count = bounded(a, 63, "MFC")? as u8;
-        } else if let Some(a) = arg(p, "OFFSET") {
-            v.offset = bounded(a, 0xFFFF, "offset")? as u16;
-        } else if let Some(a) = arg(p, "FMT") {
-            v.data_format = bounded(a, 63, "data format")? as u8;
-        } else if let Some(a) = arg(p, "NUM") {
-            v.num_format = bounded(a, 3, "number format")? as u8;
-        } else if let Some(a) = arg(p, "ENDIAN") {
-            v.endian_swap = bounded(a, 3, "endian swap")? as u8;
-        } else if p == "SIGNED" {
-            v.format_comp = true;
-        } else if p == "SRF_NO_ZERO" {
-            v.srf_mode = true;
-        } else if p == "UCF" {
-            v.use_const_fields = true;
-        } else if p == "CBNS" {
-            v.const_buf_no_stride = true;
-        } else if p == "MEGA_FETCH" {
-            v.mega_fetch = true;
-        } else if p == "ALT_CONST" {
-            v.alt_const = true;
-        } else if p == "WHOLE_QUAD_MODE" {
-            v.fetch_whole_quad = true;
+        if let Some(r) = parse_prop(v, VTX_PROPS, p) {
+            r?;
         } else if let Some(a) = arg(p, "RAW") {
             let w: R<Vec<u32>> = a.split(',').map(|x| num(x).map(|v| v as u32)).collect();
             let w = w?;
@@ -164,12 +140,8 @@ pub(crate) fn parse_fetch(name: &str, rest: &str, in_tex: bool) -> R<FetchInst> 
     for p in &parts.props {
         let p = p.as_str();
         let comps = |a: &str| -> R<Vec<usize>> { a.chars().map(|c| chan_of(c).map(|c| c as usize)).collect() };
-        if p == "BC_FRAC_MODE" {
-            t.bc_frac_mode = true;
-        } else if p == "WHOLE_QUAD_MODE" {
-            t.fetch_whole_quad = true;
-        } else if p == "ALT_CONST" {
-            t.alt_const = true;
+        if let Some(r) = parse_prop(&mut t, TEX_PROPS, p) {
+            r?;
         } else if let Some(a) = arg(p, "DENORM") {
             for c in comps(a)? {
                 t.coord_type[c] = false;
@@ -250,12 +222,8 @@ pub(crate) fn parse_cf(text: &str) -> R<(CfInst, CfExtra)> {
                 }
                 a.kcache[k] =
                     Kcache { bank: bounded(b, 15, "kcache bank")? as u8, mode, addr: (s / 16).min(255) as u8 };
-            } else if p == "USES_WATERFALL" || p == "ALT_CONST" {
-                a.alt_const = true;
-            } else if p == "WHOLE_QUAD_MODE" || p == "WHOLE_QUAD" {
-                a.whole_quad_mode = true;
-            } else if p == "NO_BARRIER" {
-                a.barrier = false;
+            } else if let Some(r) = parse_prop(&mut a, CF_ALU_PROPS, p) {
+                r?;
             } else if !take_raw(p)? {
                 return Err(format!("unknown ALU clause property '{p}'"));
             }
@@ -303,28 +271,18 @@ pub(crate) fn parse_cf(text: &str) -> R<(CfInst, CfExtra)> {
         if class == ExpClass::Export {
             // decaf: no swizzle means xyzw; a partial one fills the rest with 0, 0, 0, 1.
             let s = if sw.is_empty() { XYZW } else { swizzle(sw, [4, 4, 4, 5])? };
-            e.low = (s[0] as u32) | (s[1] as u32) << 3 | (s[2] as u32) << 6 | (s[3] as u32) << 9;
+            e.set_sels(s);
         } else if !sw.is_empty() {
             return Err("memory writes take no swizzle (use COMP_MASK)".into());
         }
         for p in &parts.props {
             let p = p.as_str();
-            if p == "NO_BARRIER" {
-                e.barrier = false;
-            } else if p == "WHOLE_QUAD_MODE" || p == "WHOLE_QUAD" {
-                e.whole_quad_mode = true;
-            } else if p == "VALID_PIX" {
-                e.valid_pixel_mode = true;
-            } else if let Some(v) = arg(p, "ELEM_SIZE") {
-                e.elem_size = bounded(v, 3, "ELEM_SIZE")? as u8;
-            } else if let Some(v) = arg(p, "BURSTCNT") {
-                e.burst_count = bounded(v, 15, "BURSTCNT")? as u8;
-            } else if let Some(v) = arg(p, "INDEX_GPR") {
-                e.index_gpr = bounded(v, 127, "INDEX_GPR")? as u8;
+            if let Some(r) = parse_prop(&mut e, CF_EXPORT_PROPS, p) {
+                r?;
             } else if let Some(v) = arg(p, "ARRAY_SIZE") {
-                e.low = (e.low & !0xFFF) | bounded(v, 4095, "ARRAY_SIZE")?;
+                e.set_array_size(bounded(v, 4095, "ARRAY_SIZE")?);
             } else if let Some(v) = arg(p, "COMP_MASK") {
-                e.low = (e.low & !0xF000) | bounded(v, 15, "COMP_MASK")? << 12;
+                e.set_comp_mask(bounded(v, 15, "COMP_MASK")?);
             } else if !take_raw(p)? {
                 return Err(format!("unknown export property '{p}'"));
             }
@@ -360,20 +318,8 @@ pub(crate) fn parse_cf(text: &str) -> R<(CfInst, CfExtra)> {
             extra.addr = Some(a as u32);
         } else if let Some(v) = arg(p, "CNT") {
             extra.cnt = Some(bounded(v, 16, "CNT")?);
-        } else if let Some(v) = arg(p, "POP_CNT") {
-            n.pop_count = bounded(v, 7, "POP_CNT")? as u8;
-        } else if let Some(v) = arg(p, "CF_CONST") {
-            n.cf_const = bounded(v, 31, "CF_CONST")? as u8;
-        } else if let Some(v) = arg(p, "CALL_CNT") {
-            n.call_count = bounded(v, 63, "CALL_CNT")? as u8;
-        } else if let Some(v) = arg(p, "CND") {
-            n.cond = COND.iter().position(|c| *c == v).ok_or_else(|| format!("bad condition '{v}'"))? as u8;
-        } else if p == "NO_BARRIER" {
-            n.barrier = false;
-        } else if p == "WHOLE_QUAD_MODE" || p == "WHOLE_QUAD" {
-            n.whole_quad_mode = true;
-        } else if p == "VALID_PIX" {
-            n.valid_pixel_mode = true;
+        } else if let Some(r) = parse_prop(&mut n, CF_PROPS, p) {
+            r?;
         } else if !take_raw(p)? {
             return Err(format!("unknown CF property '{p}'"));
         }

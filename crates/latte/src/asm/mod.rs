@@ -8,5 +8,5 @@ pub(crate) mod line;
 pub mod program;
 pub mod regs;
 
-pub use header::{assemble_gfd, assemble_gfd_as, Flavor};
-pub use program::{assemble, Assembled};
+pub use header::{assemble_gfd, assemble_gfd_as, assemble_gfd_with, Flavor};
+pub use program::{assemble, assemble_with, Assembled, Literals};

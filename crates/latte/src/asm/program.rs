@@ -2,6 +2,7 @@
 //! clause bodies with group numbers and slot letters, `END_OF_PROGRAM`), extended so that every
 //! field the disassembler prints has a spelling (docs/latte-asm.md).
 
+pub use super::alu::Literals;
 pub(crate) use super::alu::{parse_alu, AluLine, LitCtx};
 use super::lex::{bounded, num};
 pub(crate) use super::line::{parse_cf, parse_fetch};
@@ -44,6 +45,15 @@ fn align_up(v: u32, a: u32) -> u32 {
 /// # Errors
 /// The first error, with its line number.
 pub fn assemble(text: &str) -> Result<Assembled> {
+    assemble_with(text, Literals::Slots)
+}
+
+/// [`assemble`], with float literals equal to an inline constant assembled as `literals` says
+/// (the newer latte-assembler's sources want [`Literals::Inline`]).
+///
+/// # Errors
+/// The first error, with its line number.
+pub fn assemble_with(text: &str, literals: Literals) -> Result<Assembled> {
     let mut cf: Vec<CfInst> = Vec::new();
     let mut clauses: Vec<PendingClause> = Vec::new();
     let mut comments = Vec::new();
@@ -108,7 +118,7 @@ pub fn assemble(text: &str) -> Result<Assembled> {
                 .last_mut()
                 .filter(|c| c.kind == ClauseKind::Alu && c.cf_index + 1 == cf.len())
                 .ok_or_else(|| err("ALU group outside an ALU clause".into()))?;
-            let mut ctx = LitCtx::default();
+            let mut ctx = LitCtx { inline: literals == Literals::Inline, ..Default::default() };
             let l = parse_alu(unit, &rest[second.len()..], &mut ctx).map_err(err)?;
             cl.groups.push((vec![l], ctx, ln));
             continue;

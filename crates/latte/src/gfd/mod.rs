@@ -332,6 +332,65 @@ pub struct GfdShader {
     pub copy_program: Option<Vec<u8>>,
 }
 
+/// A program block that no header block claims (a file of program blocks only, or more program
+/// blocks of a stage than headers).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnpairedProgram {
+    /// The stage of the block's type.
+    pub stage: Stage,
+    /// A geometry shader's copy program.
+    pub copy: bool,
+    /// Index of the block in the file.
+    pub block: usize,
+    /// Program bytes (little-endian words).
+    pub program: Vec<u8>,
+    /// Absolute offset of the program in its file.
+    pub program_offset: usize,
+}
+
+impl UnpairedProgram {
+    /// `vertex program`, `geometry copy program`, ...
+    pub fn what(&self) -> String {
+        format!("{} {}program", self.stage.name(), if self.copy { "copy " } else { "" })
+    }
+}
+
+impl GfdFile {
+    /// The program blocks [`GfdFile::shaders`] pairs with no header: those past the number of
+    /// header blocks of their stage (copy programs: past the number of geometry headers).
+    pub fn unpaired_programs(&self) -> Vec<UnpairedProgram> {
+        let count = |k: BlockKind| self.blocks.iter().filter(|b| b.block_kind() == k).count();
+        let headers = [
+            count(BlockKind::VertexHeader),
+            count(BlockKind::PixelHeader),
+            count(BlockKind::GeometryHeader),
+            count(BlockKind::GeometryHeader),
+        ];
+        let mut seen = [0usize; 4];
+        let mut out = Vec::new();
+        for (i, b) in self.blocks.iter().enumerate() {
+            let (k, stage, copy) = match b.block_kind() {
+                BlockKind::VertexProgram => (0, Stage::Vertex, false),
+                BlockKind::PixelProgram => (1, Stage::Pixel, false),
+                BlockKind::GeometryProgram => (2, Stage::Geometry, false),
+                BlockKind::GeometryCopyProgram => (3, Stage::Geometry, true),
+                _ => continue,
+            };
+            seen[k] += 1;
+            if seen[k] > headers[k] {
+                out.push(UnpairedProgram {
+                    stage,
+                    copy,
+                    block: i,
+                    program: b.data.clone(),
+                    program_offset: b.data_offset,
+                });
+            }
+        }
+        out
+    }
+}
+
 /// Little-endian program words of `bytes` (a trailing partial word is ignored).
 pub fn program_words(bytes: &[u8]) -> Vec<u32> {
     bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()

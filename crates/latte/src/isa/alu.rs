@@ -1,8 +1,8 @@
 //! ALU instructions: ALU_WORD0 and ALU_WORD1 in its OP2 and OP3 forms
 //! (latte-semantics-facts.md §1.7-§1.13).
 
+use super::fields::{word_layout, Field, Fields, Layout, Prop};
 use super::table::{self, AluOp, Slots};
-use super::{bit, bits, flag, put};
 
 /// Source selector values (§1.8).
 pub mod sel {
@@ -79,7 +79,7 @@ pub enum AluKind {
 }
 
 /// One ALU instruction (one 64-bit slot).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct AluInst {
     /// Source 0.
     pub src0: AluSrc,
@@ -105,80 +105,96 @@ pub struct AluInst {
     pub kind: AluKind,
 }
 
+impl Default for AluKind {
+    fn default() -> Self {
+        AluKind::Op2(Op2::default())
+    }
+}
+
+word_layout! { AluInst = "alu" {
+    src0_sel: w0[8:0] => (src0.sel),
+    src0_rel: w0[9:9] => (src0.rel),
+    src0_chan: w0[11:10] => (src0.chan),
+    src0_neg: w0[12:12] => (src0.neg),
+    src1_sel: w0[21:13] => (src1.sel),
+    src1_rel: w0[22:22] => (src1.rel),
+    src1_chan: w0[24:23] => (src1.chan),
+    src1_neg: w0[25:25] => (src1.neg),
+    index_mode: w0[28:26] => (index_mode),
+    pred_sel: w0[30:29] => (pred_sel),
+    last: w0[31:31] => (last),
+    bank_swizzle: w1[20:18] => (bank_swizzle),
+    dst_gpr: w1[27:21] => (dst_gpr),
+    dst_rel: w1[28:28] => (dst_rel),
+    dst_chan: w1[30:29] => (dst_chan),
+    clamp: w1[31:31] => (clamp),
+} }
+
+word_layout! { Op2 = "alu_op2" {
+    src0_abs: w1[0:0] => (abs[0]),
+    src1_abs: w1[1:1] => (abs[1]),
+    update_exec_mask: w1[2:2] => (update_exec_mask),
+    update_pred: w1[3:3] => (update_pred),
+    write_mask: w1[4:4] => (write_mask),
+    omod: w1[6:5] => (omod),
+    op: w1[17:7] => (op),
+} }
+
+word_layout! { Op3 = "alu_op3" {
+    src2_sel: w1[8:0] => (src2.sel),
+    src2_rel: w1[9:9] => (src2.rel),
+    src2_chan: w1[11:10] => (src2.chan),
+    src2_neg: w1[12:12] => (src2.neg),
+    op: w1[17:13] => (op),
+} }
+
+/// ENCODING (word 1 bits 17:15): 0 selects OP2, anything else OP3 (the top bits of its ALU_INST).
+pub const ENCODING: Field = Field { name: "encoding", word: 1, hi: 17, lo: 15, shift: 0 };
+
+/// Properties of an ALU instruction line that stand for one field of either encoding.
+pub static ALU_PROPS: &[Prop] = &[Prop::flag("CLAMP", "clamp")];
+
+/// Properties of an OP2 instruction line that stand for one OP2 field.
+pub static OP2_PROPS: &[Prop] = &[
+    Prop::flag("UPDATE_EXEC_MASK", "update_exec_mask").or(&["UPDATE_EXEC_MASK(DEACTIVATE)"]),
+    Prop::flag("UPDATE_PRED", "update_pred"),
+];
+
 impl AluInst {
     /// Decodes (word0, word1). OP3 when ENCODING (bits 17:15) is non-zero (§1.7).
     pub fn decode(w0: u32, w1: u32) -> AluInst {
-        let src = |lo: u32| AluSrc {
-            sel: bits(w0, lo, 9) as u16,
-            rel: bit(w0, lo + 9),
-            chan: bits(w0, lo + 10, 2) as u8,
-            neg: bit(w0, lo + 12),
-        };
-        let kind = if bits(w1, 15, 3) != 0 {
-            AluKind::Op3(Op3 {
-                op: bits(w1, 13, 5) as u16,
-                src2: AluSrc {
-                    sel: bits(w1, 0, 9) as u16,
-                    rel: bit(w1, 9),
-                    chan: bits(w1, 10, 2) as u8,
-                    neg: bit(w1, 12),
-                },
-            })
+        let w = [w0, w1];
+        let mut i = AluInst::default();
+        i.unpack(&w);
+        i.kind = if ENCODING.get(&w) != 0 {
+            let mut o = Op3::default();
+            o.unpack(&w);
+            AluKind::Op3(o)
         } else {
-            AluKind::Op2(Op2 {
-                op: bits(w1, 7, 11) as u16,
-                abs: [bit(w1, 0), bit(w1, 1)],
-                update_exec_mask: bit(w1, 2),
-                update_pred: bit(w1, 3),
-                write_mask: bit(w1, 4),
-                omod: bits(w1, 5, 2) as u8,
-            })
+            let mut o = Op2::default();
+            o.unpack(&w);
+            AluKind::Op2(o)
         };
-        AluInst {
-            src0: src(0),
-            src1: src(13),
-            index_mode: bits(w0, 26, 3) as u8,
-            pred_sel: bits(w0, 29, 2) as u8,
-            last: bit(w0, 31),
-            bank_swizzle: bits(w1, 18, 3) as u8,
-            dst_gpr: bits(w1, 21, 7) as u8,
-            dst_rel: bit(w1, 28),
-            dst_chan: bits(w1, 29, 2) as u8,
-            clamp: bit(w1, 31),
-            kind,
-        }
+        i
     }
 
     /// Encodes back to (word0, word1).
     pub fn encode(&self) -> (u32, u32) {
-        let src = |s: &AluSrc, lo: u32| {
-            put(s.sel as u32, lo, 9) | flag(s.rel, lo + 9) | put(s.chan as u32, lo + 10, 2) | flag(s.neg, lo + 12)
-        };
-        let w0 = src(&self.src0, 0)
-            | src(&self.src1, 13)
-            | put(self.index_mode as u32, 26, 3)
-            | put(self.pred_sel as u32, 29, 2)
-            | flag(self.last, 31);
-        let mut w1 = put(self.bank_swizzle as u32, 18, 3)
-            | put(self.dst_gpr as u32, 21, 7)
-            | flag(self.dst_rel, 28)
-            | put(self.dst_chan as u32, 29, 2)
-            | flag(self.clamp, 31);
+        let mut w = [0u32; 2];
+        self.pack(&mut w);
         match &self.kind {
-            AluKind::Op2(o) => {
-                w1 |= flag(o.abs[0], 0)
-                    | flag(o.abs[1], 1)
-                    | flag(o.update_exec_mask, 2)
-                    | flag(o.update_pred, 3)
-                    | flag(o.write_mask, 4)
-                    | put(o.omod as u32, 5, 2)
-                    | put(o.op as u32, 7, 11);
-            }
-            AluKind::Op3(o) => {
-                w1 |= src(&o.src2, 0) | put(o.op as u32, 13, 5);
-            }
+            AluKind::Op2(o) => o.pack(&mut w),
+            AluKind::Op3(o) => o.pack(&mut w),
         }
-        (w0, w1)
+        (w[0], w[1])
+    }
+
+    /// The field table of this instruction's OP2 or OP3 part.
+    pub fn kind_layout(&self) -> &'static Layout {
+        match &self.kind {
+            AluKind::Op2(_) => &<Op2 as Fields>::LAYOUT,
+            AluKind::Op3(_) => &<Op3 as Fields>::LAYOUT,
+        }
     }
 
     /// The table row of this opcode, if it has one.

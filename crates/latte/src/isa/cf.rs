@@ -1,8 +1,9 @@
 //! Control-flow instructions: the plain CF, CF_ALU and CF_ALLOC_EXPORT encodings
 //! (latte-semantics-facts.md §1.2-§1.6).
 
+use super::fields::{word_layout, Field, Fields, Prop, Style};
+use super::names::COND;
 use super::table::{self, CfClass, ExpClass};
-use super::{bit, bits, flag, put};
 
 /// CF_WORD0/CF_WORD1 (plain encoding).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -95,23 +96,156 @@ pub struct CfExport {
     pub barrier: bool,
 }
 
+word_layout! { CfNormal = "cf" {
+    addr: w0[31:0] => (addr),
+    pop_count: w1[2:0] => (pop_count),
+    cf_const: w1[7:3] => (cf_const),
+    cond: w1[9:8] => (cond),
+    count: w1[12:10] => (count),
+    call_count: w1[18:13] => (call_count),
+    count_3: w1[19:19] << 3 => (count),
+    reserved20: w1[20:20] => (reserved20),
+    end_of_program: w1[21:21] => (end_of_program),
+    valid_pixel_mode: w1[22:22] => (valid_pixel_mode),
+    op: w1[29:23] => (op),
+    whole_quad_mode: w1[30:30] => (whole_quad_mode),
+    barrier: w1[31:31] => (barrier),
+} }
+
+word_layout! { CfAlu = "cf_alu" {
+    addr: w0[21:0] => (addr),
+    kcache0_bank: w0[25:22] => (kcache[0].bank),
+    kcache1_bank: w0[29:26] => (kcache[1].bank),
+    kcache0_mode: w0[31:30] => (kcache[0].mode),
+    kcache1_mode: w1[1:0] => (kcache[1].mode),
+    kcache0_addr: w1[9:2] => (kcache[0].addr),
+    kcache1_addr: w1[17:10] => (kcache[1].addr),
+    count: w1[24:18] => (count),
+    alt_const: w1[25:25] => (alt_const),
+    op: w1[29:26] => (op),
+    whole_quad_mode: w1[30:30] => (whole_quad_mode),
+    barrier: w1[31:31] => (barrier),
+} }
+
+word_layout! { CfExport = "cf_alloc_export" {
+    array_base: w0[12:0] => (array_base),
+    kind: w0[14:13] => (kind),
+    rw_gpr: w0[21:15] => (rw_gpr),
+    rw_rel: w0[22:22] => (rw_rel),
+    index_gpr: w0[29:23] => (index_gpr),
+    elem_size: w0[31:30] => (elem_size),
+    low: w1[16:0] => (low),
+    burst_count: w1[20:17] => (burst_count),
+    end_of_program: w1[21:21] => (end_of_program),
+    valid_pixel_mode: w1[22:22] => (valid_pixel_mode),
+    op: w1[29:23] => (op),
+    whole_quad_mode: w1[30:30] => (whole_quad_mode),
+    barrier: w1[31:31] => (barrier),
+} }
+
+/// Word 1 bits 16:0 of an EXPORT (SWIZ form): the four component selectors.
+pub const EXPORT_SWIZ: [Field; 5] = [
+    Field { name: "sel_x", word: 0, hi: 2, lo: 0, shift: 0 },
+    Field { name: "sel_y", word: 0, hi: 5, lo: 3, shift: 0 },
+    Field { name: "sel_z", word: 0, hi: 8, lo: 6, shift: 0 },
+    Field { name: "sel_w", word: 0, hi: 11, lo: 9, shift: 0 },
+    Field { name: "reserved", word: 0, hi: 16, lo: 12, shift: 0 },
+];
+
+/// Word 1 bits 16:0 of a MEM_* write (BUF form).
+pub const MEM_BUF: [Field; 3] = [
+    Field { name: "array_size", word: 0, hi: 11, lo: 0, shift: 0 },
+    Field { name: "comp_mask", word: 0, hi: 15, lo: 12, shift: 0 },
+    Field { name: "reserved", word: 0, hi: 16, lo: 16, shift: 0 },
+];
+
+/// Properties of a plain CF line, in print order.
+pub static CF_PROPS: &[Prop] = &[
+    Prop::num("POP_CNT", "pop_count"),
+    Prop::num("CF_CONST", "cf_const"),
+    Prop::num("CND", "cond").styled(Style::Named(&COND)).called("condition"),
+    Prop::num("CALL_CNT", "call_count"),
+    VALID_PIX,
+    WHOLE_QUAD_MODE,
+    NO_BARRIER,
+];
+
+/// Properties of a CF_ALU line after ADDR, CNT and KCACHE, in print order.
+pub static CF_ALU_PROPS: &[Prop] =
+    &[Prop::flag("USES_WATERFALL", "alt_const").or(&["ALT_CONST"]), WHOLE_QUAD_MODE, NO_BARRIER];
+
+/// Properties of an EXPORT / MEM_* line after ARRAY_SIZE and COMP_MASK, in print order.
+pub static CF_EXPORT_PROPS: &[Prop] = &[
+    Prop::num("INDEX_GPR", "index_gpr"),
+    Prop::num("ELEM_SIZE", "elem_size"),
+    Prop::num("BURSTCNT", "burst_count"),
+    VALID_PIX,
+    WHOLE_QUAD_MODE,
+    NO_BARRIER,
+];
+
+const VALID_PIX: Prop = Prop::flag("VALID_PIX", "valid_pixel_mode");
+const WHOLE_QUAD_MODE: Prop = Prop::flag("WHOLE_QUAD_MODE", "whole_quad_mode").or(&["WHOLE_QUAD"]);
+const NO_BARRIER: Prop = Prop::flag("NO_BARRIER", "barrier").styled(Style::NotFlag);
+
 impl CfExport {
     /// SEL of component `i` (EXPORT form): 0-3 xyzw, 4 zero, 5 one, 7 masked.
     pub fn sel(&self, i: usize) -> u8 {
-        bits(self.low, 3 * i as u32, 3) as u8
+        EXPORT_SWIZ[i].get(&[self.low]) as u8
+    }
+    /// Sets the four component selectors (EXPORT form).
+    pub fn set_sels(&mut self, s: [u8; 4]) {
+        let mut w = [self.low];
+        for (f, v) in EXPORT_SWIZ.iter().zip(s) {
+            f.set(&mut w, v as u32);
+        }
+        self.low = w[0];
     }
     /// ARRAY_SIZE (MEM form).
     pub fn array_size(&self) -> u16 {
-        bits(self.low, 0, 12) as u16
+        MEM_BUF[0].get(&[self.low]) as u16
     }
     /// COMP_MASK (MEM form).
     pub fn comp_mask(&self) -> u8 {
-        bits(self.low, 12, 4) as u8
+        MEM_BUF[1].get(&[self.low]) as u8
+    }
+    /// Sets ARRAY_SIZE (MEM form).
+    pub fn set_array_size(&mut self, v: u32) {
+        let mut w = [self.low];
+        MEM_BUF[0].set(&mut w, v);
+        self.low = w[0];
+    }
+    /// Sets COMP_MASK (MEM form).
+    pub fn set_comp_mask(&mut self, v: u32) {
+        let mut w = [self.low];
+        MEM_BUF[1].set(&mut w, v);
+        self.low = w[0];
+    }
+    /// The reserved bits of `low`: bits 16:12 (export form) or bit 16 (memory form).
+    pub fn reserved(&self) -> u32 {
+        let f = if self.class() == ExpClass::Mem { &MEM_BUF[2] } else { &EXPORT_SWIZ[4] };
+        f.get(&[self.low])
     }
     /// Which word-1 form the opcode uses (unknown opcodes print in the export form).
     pub fn class(&self) -> ExpClass {
         table::CF_EXP_OPS.iter().find(|o| o.0 == self.op).map_or(ExpClass::Export, |o| o.2)
     }
+}
+
+/// The CF_INST field common to the plain and export encodings (word 1 bits 29:23); 0x40 and up
+/// is CF_ALU (bit 29 set), 0x20-0x3F CF_ALLOC_EXPORT.
+const CF_INST: Field = Field { name: "cf_inst", word: 1, hi: 29, lo: 23, shift: 0 };
+
+fn unpacked<T: Fields + Default>(w: &[u32]) -> T {
+    let mut t = T::default();
+    t.unpack(w);
+    t
+}
+
+fn packed<T: Fields>(t: &T) -> (u32, u32) {
+    let mut w = [0u32; 2];
+    t.pack(&mut w);
+    (w[0], w[1])
 }
 
 /// A decoded CF instruction.
@@ -128,103 +262,24 @@ pub enum CfInst {
 impl CfInst {
     /// Decodes one 64-bit CF slot (§1.2: word1 bit 29 selects CF_ALU, then 0x20-0x3F export).
     pub fn decode(w0: u32, w1: u32) -> CfInst {
-        let top = bits(w1, 23, 7);
-        if top >= 0x40 {
-            CfInst::Alu(CfAlu {
-                op: bits(w1, 26, 4) as u8,
-                addr: bits(w0, 0, 22),
-                kcache: [
-                    Kcache { bank: bits(w0, 22, 4) as u8, mode: bits(w0, 30, 2) as u8, addr: bits(w1, 2, 8) as u8 },
-                    Kcache { bank: bits(w0, 26, 4) as u8, mode: bits(w1, 0, 2) as u8, addr: bits(w1, 10, 8) as u8 },
-                ],
-                count: bits(w1, 18, 7) as u8,
-                alt_const: bit(w1, 25),
-                whole_quad_mode: bit(w1, 30),
-                barrier: bit(w1, 31),
-            })
-        } else if top >= 0x20 {
-            CfInst::Export(CfExport {
-                op: top as u8,
-                array_base: bits(w0, 0, 13) as u16,
-                kind: bits(w0, 13, 2) as u8,
-                rw_gpr: bits(w0, 15, 7) as u8,
-                rw_rel: bit(w0, 22),
-                index_gpr: bits(w0, 23, 7) as u8,
-                elem_size: bits(w0, 30, 2) as u8,
-                low: bits(w1, 0, 17),
-                burst_count: bits(w1, 17, 4) as u8,
-                end_of_program: bit(w1, 21),
-                valid_pixel_mode: bit(w1, 22),
-                whole_quad_mode: bit(w1, 30),
-                barrier: bit(w1, 31),
-            })
-        } else {
-            CfInst::Normal(CfNormal {
-                op: top as u8,
-                addr: w0,
-                pop_count: bits(w1, 0, 3) as u8,
-                cf_const: bits(w1, 3, 5) as u8,
-                cond: bits(w1, 8, 2) as u8,
-                count: (bits(w1, 10, 3) | (bits(w1, 19, 1) << 3)) as u8,
-                call_count: bits(w1, 13, 6) as u8,
-                reserved20: bit(w1, 20),
-                end_of_program: bit(w1, 21),
-                valid_pixel_mode: bit(w1, 22),
-                whole_quad_mode: bit(w1, 30),
-                barrier: bit(w1, 31),
-            })
+        let w = [w0, w1];
+        match CF_INST.get(&w) {
+            0x40.. => CfInst::Alu(unpacked(&w)),
+            0x20.. => CfInst::Export(unpacked(&w)),
+            _ => CfInst::Normal(unpacked(&w)),
         }
     }
 
     /// Encodes back to (word0, word1).
     pub fn encode(&self) -> (u32, u32) {
         match self {
+            // Bit 29 (the top bit of CF_INST) marks the CF_ALU encoding.
             CfInst::Alu(a) => {
-                let w0 = put(a.addr, 0, 22)
-                    | put(a.kcache[0].bank as u32, 22, 4)
-                    | put(a.kcache[1].bank as u32, 26, 4)
-                    | put(a.kcache[0].mode as u32, 30, 2);
-                let w1 = put(a.kcache[1].mode as u32, 0, 2)
-                    | put(a.kcache[0].addr as u32, 2, 8)
-                    | put(a.kcache[1].addr as u32, 10, 8)
-                    | put(a.count as u32, 18, 7)
-                    | flag(a.alt_const, 25)
-                    | put(a.op as u32, 26, 4)
-                    | flag(a.whole_quad_mode, 30)
-                    | flag(a.barrier, 31);
-                (w0, w1 | (1 << 29))
+                let (w0, w1) = packed(a);
+                (w0, w1 | 1 << CF_INST.hi)
             }
-            CfInst::Export(e) => {
-                let w0 = put(e.array_base as u32, 0, 13)
-                    | put(e.kind as u32, 13, 2)
-                    | put(e.rw_gpr as u32, 15, 7)
-                    | flag(e.rw_rel, 22)
-                    | put(e.index_gpr as u32, 23, 7)
-                    | put(e.elem_size as u32, 30, 2);
-                let w1 = put(e.low, 0, 17)
-                    | put(e.burst_count as u32, 17, 4)
-                    | flag(e.end_of_program, 21)
-                    | flag(e.valid_pixel_mode, 22)
-                    | put(e.op as u32, 23, 7)
-                    | flag(e.whole_quad_mode, 30)
-                    | flag(e.barrier, 31);
-                (w0, w1)
-            }
-            CfInst::Normal(n) => {
-                let w1 = put(n.pop_count as u32, 0, 3)
-                    | put(n.cf_const as u32, 3, 5)
-                    | put(n.cond as u32, 8, 2)
-                    | put(n.count as u32, 10, 3)
-                    | put(n.call_count as u32, 13, 6)
-                    | put((n.count >> 3) as u32, 19, 1)
-                    | flag(n.reserved20, 20)
-                    | flag(n.end_of_program, 21)
-                    | flag(n.valid_pixel_mode, 22)
-                    | put(n.op as u32, 23, 7)
-                    | flag(n.whole_quad_mode, 30)
-                    | flag(n.barrier, 31);
-                (n.addr, w1)
-            }
+            CfInst::Export(e) => packed(e),
+            CfInst::Normal(n) => packed(n),
         }
     }
 

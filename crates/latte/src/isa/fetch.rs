@@ -1,8 +1,9 @@
 //! Fetch-clause instructions: TEX_WORD0-2 and VTX_WORD0-2, each followed by a padding word
 //! (latte-semantics-facts.md §1.14, §1.15).
 
+use super::fields::{word_layout, Field, Fields, Prop, Style};
+use super::names::FETCH_TYPE;
 use super::table;
-use super::{bit, bits, flag, put};
 
 /// A texture instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -107,67 +108,118 @@ pub enum FetchInst {
     Vtx(VtxInst),
 }
 
+word_layout! { TexInst = "tex" {
+    op: w0[4:0] => (op),
+    bc_frac_mode: w0[5:5] => (bc_frac_mode),
+    reserved6: w0[6:6] => (reserved6),
+    fetch_whole_quad: w0[7:7] => (fetch_whole_quad),
+    resource_id: w0[15:8] => (resource_id),
+    src_gpr: w0[22:16] => (src_gpr),
+    src_rel: w0[23:23] => (src_rel),
+    alt_const: w0[24:24] => (alt_const),
+    reserved0: w0[31:25] => (reserved0),
+    dst_gpr: w1[6:0] => (dst_gpr),
+    dst_rel: w1[7:7] => (dst_rel),
+    reserved8: w1[8:8] => (reserved8),
+    dst_sel_x: w1[11:9] => (dst_sel[0]),
+    dst_sel_y: w1[14:12] => (dst_sel[1]),
+    dst_sel_z: w1[17:15] => (dst_sel[2]),
+    dst_sel_w: w1[20:18] => (dst_sel[3]),
+    lod_bias: w1[27:21] => (lod_bias),
+    coord_type_x: w1[28:28] => (coord_type[0]),
+    coord_type_y: w1[29:29] => (coord_type[1]),
+    coord_type_z: w1[30:30] => (coord_type[2]),
+    coord_type_w: w1[31:31] => (coord_type[3]),
+    offset_x: w2[4:0] => (offset[0]),
+    offset_y: w2[9:5] => (offset[1]),
+    offset_z: w2[14:10] => (offset[2]),
+    sampler_id: w2[19:15] => (sampler_id),
+    src_sel_x: w2[22:20] => (src_sel[0]),
+    src_sel_y: w2[25:23] => (src_sel[1]),
+    src_sel_z: w2[28:26] => (src_sel[2]),
+    src_sel_w: w2[31:29] => (src_sel[3]),
+    pad: w3[31:0] => (pad),
+} }
+
+word_layout! { VtxInst = "vtx" {
+    op: w0[4:0] => (op),
+    fetch_type: w0[6:5] => (fetch_type),
+    fetch_whole_quad: w0[7:7] => (fetch_whole_quad),
+    buffer_id: w0[15:8] => (buffer_id),
+    src_gpr: w0[22:16] => (src_gpr),
+    src_rel: w0[23:23] => (src_rel),
+    src_sel_x: w0[25:24] => (src_sel_x),
+    mega_fetch_count: w0[31:26] => (mega_fetch_count),
+    dst: w1[7:0] => (dst),
+    reserved8: w1[8:8] => (reserved8),
+    dst_sel_x: w1[11:9] => (dst_sel[0]),
+    dst_sel_y: w1[14:12] => (dst_sel[1]),
+    dst_sel_z: w1[17:15] => (dst_sel[2]),
+    dst_sel_w: w1[20:18] => (dst_sel[3]),
+    use_const_fields: w1[21:21] => (use_const_fields),
+    data_format: w1[27:22] => (data_format),
+    num_format: w1[29:28] => (num_format),
+    format_comp: w1[30:30] => (format_comp),
+    srf_mode: w1[31:31] => (srf_mode),
+    offset: w2[15:0] => (offset),
+    endian_swap: w2[17:16] => (endian_swap),
+    const_buf_no_stride: w2[18:18] => (const_buf_no_stride),
+    mega_fetch: w2[19:19] => (mega_fetch),
+    alt_const: w2[20:20] => (alt_const),
+    reserved2: w2[31:21] => (reserved2),
+    pad: w3[31:0] => (pad),
+} }
+
+/// Flag and padding properties of a TEX line (after DENORM, LOD and the offsets), in print order.
+pub static TEX_PROPS: &[Prop] = &[
+    Prop::flag("BC_FRAC_MODE", "bc_frac_mode"),
+    Prop::flag("WHOLE_QUAD_MODE", "fetch_whole_quad"),
+    Prop::flag("ALT_CONST", "alt_const"),
+    PAD,
+];
+
+/// The padding word after the three instruction words, when it is not zero (0x0DEADFEC in
+/// files of several toolchains).
+const PAD: Prop = Prop::num("PAD", "pad").styled(Style::Hex).called("padding word");
+
+/// Properties of a VTX line, in print order.
+pub static VTX_PROPS: &[Prop] = &[
+    Prop::num("FETCH_TYPE", "fetch_type").styled(Style::Named(&FETCH_TYPE)).called("fetch type"),
+    Prop::num("MFC", "mega_fetch_count"),
+    Prop::num("OFFSET", "offset").called("offset"),
+    Prop::num("FMT", "data_format").styled(Style::NumAlways).called("data format"),
+    Prop::num("NUM", "num_format").styled(Style::NumAlways).called("number format"),
+    Prop::flag("SIGNED", "format_comp"),
+    Prop::flag("SRF_NO_ZERO", "srf_mode"),
+    Prop::flag("UCF", "use_const_fields"),
+    Prop::num("ENDIAN", "endian_swap").called("endian swap"),
+    Prop::flag("CBNS", "const_buf_no_stride"),
+    Prop::flag("MEGA_FETCH", "mega_fetch"),
+    Prop::flag("ALT_CONST", "alt_const"),
+    Prop::flag("WHOLE_QUAD_MODE", "fetch_whole_quad"),
+    PAD,
+];
+
+fn unpacked<T: Fields + Default>(w: &[u32; 4]) -> T {
+    let mut t = T::default();
+    t.unpack(w);
+    t
+}
+
+fn packed<T: Fields>(t: &T) -> [u32; 4] {
+    let mut w = [0u32; 4];
+    t.pack(&mut w);
+    w
+}
+
 impl TexInst {
     /// Decodes four words.
     pub fn decode(w: [u32; 4]) -> TexInst {
-        TexInst {
-            op: bits(w[0], 0, 5) as u8,
-            bc_frac_mode: bit(w[0], 5),
-            reserved6: bit(w[0], 6),
-            fetch_whole_quad: bit(w[0], 7),
-            resource_id: bits(w[0], 8, 8) as u8,
-            src_gpr: bits(w[0], 16, 7) as u8,
-            src_rel: bit(w[0], 23),
-            alt_const: bit(w[0], 24),
-            reserved0: bits(w[0], 25, 7) as u8,
-            dst_gpr: bits(w[1], 0, 7) as u8,
-            dst_rel: bit(w[1], 7),
-            reserved8: bit(w[1], 8),
-            dst_sel: [
-                bits(w[1], 9, 3) as u8,
-                bits(w[1], 12, 3) as u8,
-                bits(w[1], 15, 3) as u8,
-                bits(w[1], 18, 3) as u8,
-            ],
-            lod_bias: bits(w[1], 21, 7) as u8,
-            coord_type: [bit(w[1], 28), bit(w[1], 29), bit(w[1], 30), bit(w[1], 31)],
-            offset: [bits(w[2], 0, 5) as u8, bits(w[2], 5, 5) as u8, bits(w[2], 10, 5) as u8],
-            sampler_id: bits(w[2], 15, 5) as u8,
-            src_sel: [
-                bits(w[2], 20, 3) as u8,
-                bits(w[2], 23, 3) as u8,
-                bits(w[2], 26, 3) as u8,
-                bits(w[2], 29, 3) as u8,
-            ],
-            pad: w[3],
-        }
+        unpacked(&w)
     }
     /// Encodes to four words.
     pub fn encode(&self) -> [u32; 4] {
-        let w0 = put(self.op as u32, 0, 5)
-            | flag(self.bc_frac_mode, 5)
-            | flag(self.reserved6, 6)
-            | flag(self.fetch_whole_quad, 7)
-            | put(self.resource_id as u32, 8, 8)
-            | put(self.src_gpr as u32, 16, 7)
-            | flag(self.src_rel, 23)
-            | flag(self.alt_const, 24)
-            | put(self.reserved0 as u32, 25, 7);
-        let mut w1 = put(self.dst_gpr as u32, 0, 7)
-            | flag(self.dst_rel, 7)
-            | flag(self.reserved8, 8)
-            | put(self.lod_bias as u32, 21, 7);
-        for i in 0..4 {
-            w1 |= put(self.dst_sel[i] as u32, 9 + 3 * i as u32, 3) | flag(self.coord_type[i], 28 + i as u32);
-        }
-        let mut w2 = put(self.sampler_id as u32, 15, 5);
-        for i in 0..3 {
-            w2 |= put(self.offset[i] as u32, 5 * i as u32, 5);
-        }
-        for i in 0..4 {
-            w2 |= put(self.src_sel[i] as u32, 20 + 3 * i as u32, 3);
-        }
-        [w0, w1, w2, self.pad]
+        packed(self)
     }
     /// Mnemonic.
     pub fn name(&self) -> &'static str {
@@ -178,64 +230,11 @@ impl TexInst {
 impl VtxInst {
     /// Decodes four words.
     pub fn decode(w: [u32; 4]) -> VtxInst {
-        VtxInst {
-            op: bits(w[0], 0, 5) as u8,
-            fetch_type: bits(w[0], 5, 2) as u8,
-            fetch_whole_quad: bit(w[0], 7),
-            buffer_id: bits(w[0], 8, 8) as u8,
-            src_gpr: bits(w[0], 16, 7) as u8,
-            src_rel: bit(w[0], 23),
-            src_sel_x: bits(w[0], 24, 2) as u8,
-            mega_fetch_count: bits(w[0], 26, 6) as u8,
-            dst: bits(w[1], 0, 8) as u8,
-            reserved8: bit(w[1], 8),
-            dst_sel: [
-                bits(w[1], 9, 3) as u8,
-                bits(w[1], 12, 3) as u8,
-                bits(w[1], 15, 3) as u8,
-                bits(w[1], 18, 3) as u8,
-            ],
-            use_const_fields: bit(w[1], 21),
-            data_format: bits(w[1], 22, 6) as u8,
-            num_format: bits(w[1], 28, 2) as u8,
-            format_comp: bit(w[1], 30),
-            srf_mode: bit(w[1], 31),
-            offset: bits(w[2], 0, 16) as u16,
-            endian_swap: bits(w[2], 16, 2) as u8,
-            const_buf_no_stride: bit(w[2], 18),
-            mega_fetch: bit(w[2], 19),
-            alt_const: bit(w[2], 20),
-            reserved2: bits(w[2], 21, 11) as u16,
-            pad: w[3],
-        }
+        unpacked(&w)
     }
     /// Encodes to four words.
     pub fn encode(&self) -> [u32; 4] {
-        let w0 = put(self.op as u32, 0, 5)
-            | put(self.fetch_type as u32, 5, 2)
-            | flag(self.fetch_whole_quad, 7)
-            | put(self.buffer_id as u32, 8, 8)
-            | put(self.src_gpr as u32, 16, 7)
-            | flag(self.src_rel, 23)
-            | put(self.src_sel_x as u32, 24, 2)
-            | put(self.mega_fetch_count as u32, 26, 6);
-        let mut w1 = put(self.dst as u32, 0, 8)
-            | flag(self.reserved8, 8)
-            | flag(self.use_const_fields, 21)
-            | put(self.data_format as u32, 22, 6)
-            | put(self.num_format as u32, 28, 2)
-            | flag(self.format_comp, 30)
-            | flag(self.srf_mode, 31);
-        for i in 0..4 {
-            w1 |= put(self.dst_sel[i] as u32, 9 + 3 * i as u32, 3);
-        }
-        let w2 = put(self.offset as u32, 0, 16)
-            | put(self.endian_swap as u32, 16, 2)
-            | flag(self.const_buf_no_stride, 18)
-            | flag(self.mega_fetch, 19)
-            | flag(self.alt_const, 20)
-            | put(self.reserved2 as u32, 21, 11);
-        [w0, w1, w2, self.pad]
+        packed(self)
     }
     /// Mnemonic in a VTX clause (`VTX_0x05` for codes without a name).
     pub fn name(&self) -> String {
@@ -250,7 +249,7 @@ impl FetchInst {
     /// Decodes a fetch in a TEX clause (`in_tex`: TEX_INST 0/1 use the VTX layout) or a VTX
     /// clause.
     pub fn decode(w: [u32; 4], in_tex: bool) -> FetchInst {
-        if in_tex && bits(w[0], 0, 5) >= 2 {
+        if in_tex && TEX_INST.get(&w) >= 2 {
             FetchInst::Tex(TexInst::decode(w))
         } else {
             FetchInst::Vtx(VtxInst::decode(w))
@@ -264,3 +263,6 @@ impl FetchInst {
         }
     }
 }
+
+/// TEX_INST / VTX_INST (word 0 bits 4:0), read before the layout is known.
+const TEX_INST: Field = Field { name: "inst", word: 0, hi: 4, lo: 0, shift: 0 };

@@ -8,6 +8,7 @@
 pub mod alu;
 pub mod cf;
 pub mod fetch;
+pub mod fields;
 pub mod names;
 pub mod program;
 pub mod smith;
@@ -17,25 +18,3 @@ pub use alu::{AluInst, AluKind, AluSrc, Op2, Op3};
 pub use cf::{CfAlu, CfExport, CfInst, CfNormal, Kcache};
 pub use fetch::{FetchInst, TexInst, VtxInst};
 pub use program::{AluGroup, Clause, Program};
-
-/// Bits `lo..lo+len` of `w`.
-#[inline]
-pub(crate) fn bits(w: u32, lo: u32, len: u32) -> u32 {
-    (w >> lo) & ((1u32 << len) - 1)
-}
-
-/// `v` placed at bits `lo..lo+len` (masked).
-#[inline]
-pub(crate) fn put(v: u32, lo: u32, len: u32) -> u32 {
-    (v & ((1u32 << len) - 1)) << lo
-}
-
-#[inline]
-pub(crate) fn bit(w: u32, b: u32) -> bool {
-    (w >> b) & 1 != 0
-}
-
-#[inline]
-pub(crate) fn flag(v: bool, b: u32) -> u32 {
-    (v as u32) << b
-}

@@ -105,12 +105,20 @@ pub struct AluOp {
     pub srcs: u8,
     /// Slots the opcode may use.
     pub slots: Slots,
+    /// What the opcode does to control state (the class column; `Plain` where a row has none).
+    pub class: AluClass,
 }
 
 macro_rules! alu {
-    ($table:ident, $doc:literal, $($code:literal $name:ident $srcs:literal $slots:ident;)*) => {
+    ($table:ident, $doc:literal, $($code:literal $name:ident $srcs:literal $slots:ident $($class:ident)?;)*) => {
         #[doc = $doc]
-        pub static $table: &[AluOp] = &[$(AluOp { code: $code, name: stringify!($name), srcs: $srcs, slots: Slots::$slots }),*];
+        pub static $table: &[AluOp] = &[$(AluOp {
+            code: $code,
+            name: stringify!($name),
+            srcs: $srcs,
+            slots: Slots::$slots,
+            class: { #[allow(unused_mut, unused_assignments)] let mut c = AluClass::Plain; $( c = AluClass::$class; )? c },
+        }),*];
     };
 }
 
@@ -120,24 +128,24 @@ alu! { ALU_OP2, "OP2 opcodes (R700 values, sorted by code).",
     0x08 SETE 2 Any; 0x09 SETGT 2 Any; 0x0A SETGE 2 Any; 0x0B SETNE 2 Any;
     0x0C SETE_DX10 2 Any; 0x0D SETGT_DX10 2 Any; 0x0E SETGE_DX10 2 Any; 0x0F SETNE_DX10 2 Any;
     0x10 FRACT 1 Any; 0x11 TRUNC 1 Any; 0x12 CEIL 1 Any; 0x13 RNDNE 1 Any; 0x14 FLOOR 1 Any;
-    0x15 MOVA 1 Vector; 0x16 MOVA_FLOOR 1 Vector; 0x18 MOVA_INT 1 Vector;
-    0x19 MOV 1 Any; 0x1A NOP 0 Any;
-    0x1E PRED_SETGT_UINT 2 Any; 0x1F PRED_SETGE_UINT 2 Any;
-    0x20 PRED_SETE 2 Any; 0x21 PRED_SETGT 2 Any; 0x22 PRED_SETGE 2 Any; 0x23 PRED_SETNE 2 Any;
-    0x24 PRED_SET_INV 1 Any; 0x25 PRED_SET_POP 2 Any; 0x26 PRED_SET_CLR 0 Any; 0x27 PRED_SET_RESTORE 1 Any;
-    0x28 PRED_SETE_PUSH 2 Any; 0x29 PRED_SETGT_PUSH 2 Any; 0x2A PRED_SETGE_PUSH 2 Any; 0x2B PRED_SETNE_PUSH 2 Any;
-    0x2C KILLE 2 Any; 0x2D KILLGT 2 Any; 0x2E KILLGE 2 Any; 0x2F KILLNE 2 Any;
+    0x15 MOVA 1 Vector Mova; 0x16 MOVA_FLOOR 1 Vector Mova; 0x18 MOVA_INT 1 Vector Mova;
+    0x19 MOV 1 Any; 0x1A NOP 0 Any Nop;
+    0x1E PRED_SETGT_UINT 2 Any PredSet; 0x1F PRED_SETGE_UINT 2 Any PredSet;
+    0x20 PRED_SETE 2 Any PredSet; 0x21 PRED_SETGT 2 Any PredSet; 0x22 PRED_SETGE 2 Any PredSet; 0x23 PRED_SETNE 2 Any PredSet;
+    0x24 PRED_SET_INV 1 Any PredSet; 0x25 PRED_SET_POP 2 Any PredSet; 0x26 PRED_SET_CLR 0 Any PredSet; 0x27 PRED_SET_RESTORE 1 Any PredSet;
+    0x28 PRED_SETE_PUSH 2 Any PredSetPush; 0x29 PRED_SETGT_PUSH 2 Any PredSetPush; 0x2A PRED_SETGE_PUSH 2 Any PredSetPush; 0x2B PRED_SETNE_PUSH 2 Any PredSetPush;
+    0x2C KILLE 2 Any Kill; 0x2D KILLGT 2 Any Kill; 0x2E KILLGE 2 Any Kill; 0x2F KILLNE 2 Any Kill;
     0x30 AND_INT 2 Any; 0x31 OR_INT 2 Any; 0x32 XOR_INT 2 Any; 0x33 NOT_INT 1 Any;
     0x34 ADD_INT 2 Any; 0x35 SUB_INT 2 Any; 0x36 MAX_INT 2 Any; 0x37 MIN_INT 2 Any;
     0x38 MAX_UINT 2 Any; 0x39 MIN_UINT 2 Any;
     0x3A SETE_INT 2 Any; 0x3B SETGT_INT 2 Any; 0x3C SETGE_INT 2 Any; 0x3D SETNE_INT 2 Any;
-    0x3E SETGT_UINT 2 Any; 0x3F SETGE_UINT 2 Any; 0x40 KILLGT_UINT 2 Any; 0x41 KILLGE_UINT 2 Any;
-    0x42 PRED_SETE_INT 2 Any; 0x43 PRED_SETGT_INT 2 Any; 0x44 PRED_SETGE_INT 2 Any; 0x45 PRED_SETNE_INT 2 Any;
-    0x46 KILLE_INT 2 Any; 0x47 KILLGT_INT 2 Any; 0x48 KILLGE_INT 2 Any; 0x49 KILLNE_INT 2 Any;
-    0x4A PRED_SETE_PUSH_INT 2 Any; 0x4B PRED_SETGT_PUSH_INT 2 Any; 0x4C PRED_SETGE_PUSH_INT 2 Any;
-    0x4D PRED_SETNE_PUSH_INT 2 Any; 0x4E PRED_SETLT_PUSH_INT 2 Any; 0x4F PRED_SETLE_PUSH_INT 2 Any;
-    0x50 DOT4 2 Quad; 0x51 DOT4_IEEE 2 Quad; 0x52 CUBE 2 Quad; 0x53 MAX4 1 Quad;
-    0x60 MOVA_GPR_INT 1 Trans;
+    0x3E SETGT_UINT 2 Any; 0x3F SETGE_UINT 2 Any; 0x40 KILLGT_UINT 2 Any Kill; 0x41 KILLGE_UINT 2 Any Kill;
+    0x42 PRED_SETE_INT 2 Any PredSet; 0x43 PRED_SETGT_INT 2 Any PredSet; 0x44 PRED_SETGE_INT 2 Any PredSet; 0x45 PRED_SETNE_INT 2 Any PredSet;
+    0x46 KILLE_INT 2 Any Kill; 0x47 KILLGT_INT 2 Any Kill; 0x48 KILLGE_INT 2 Any Kill; 0x49 KILLNE_INT 2 Any Kill;
+    0x4A PRED_SETE_PUSH_INT 2 Any PredSetPush; 0x4B PRED_SETGT_PUSH_INT 2 Any PredSetPush; 0x4C PRED_SETGE_PUSH_INT 2 Any PredSetPush;
+    0x4D PRED_SETNE_PUSH_INT 2 Any PredSetPush; 0x4E PRED_SETLT_PUSH_INT 2 Any PredSetPush; 0x4F PRED_SETLE_PUSH_INT 2 Any PredSetPush;
+    0x50 DOT4 2 Quad Reduction; 0x51 DOT4_IEEE 2 Quad Reduction; 0x52 CUBE 2 Quad Cube; 0x53 MAX4 1 Quad Reduction;
+    0x60 MOVA_GPR_INT 1 Trans Mova;
     0x61 EXP_IEEE 1 Trans; 0x62 LOG_CLAMPED 1 Trans; 0x63 LOG_IEEE 1 Trans;
     0x64 RECIP_CLAMPED 1 Trans; 0x65 RECIP_FF 1 Trans; 0x66 RECIP_IEEE 1 Trans;
     0x67 RECIPSQRT_CLAMPED 1 Trans; 0x68 RECIPSQRT_FF 1 Trans; 0x69 RECIPSQRT_IEEE 1 Trans;
@@ -267,27 +275,16 @@ pub enum AluClass {
 }
 
 impl AluOp {
-    /// The opcode's class, derived from its name (the table's names are the ISA's).
+    /// The opcode's class (the table's class column).
     pub fn class(&self) -> AluClass {
-        let n = self.name;
-        if n.starts_with("KILL") {
-            AluClass::Kill
-        } else if n.starts_with("PRED_SET") && n.contains("_PUSH") {
-            AluClass::PredSetPush
-        } else if n.starts_with("PRED_SET") {
-            AluClass::PredSet
-        } else if n.starts_with("MOVA") {
-            AluClass::Mova
-        } else if matches!(n, "DOT4" | "DOT4_IEEE" | "MAX4") {
-            AluClass::Reduction
-        } else if n == "CUBE" {
-            AluClass::Cube
-        } else if n == "NOP" {
-            AluClass::Nop
-        } else {
-            AluClass::Plain
-        }
+        self.class
     }
+}
+
+/// The opcodes of one class, OP2 and OP3 rows together (the lists the interpreter, the
+/// translator and the generators take).
+pub fn alu_ops_of(class: AluClass) -> impl Iterator<Item = &'static AluOp> {
+    ALU_OP2.iter().chain(ALU_OP3).filter(move |o| o.class == class)
 }
 
 #[cfg(test)]
@@ -328,5 +325,16 @@ mod tests {
         assert_eq!(alu_op3(0x14).unwrap().name, "MULADD_IEEE");
         assert_eq!(alu_op2(0x70).unwrap().slots, Slots::Any);
         assert_eq!(alu_op2(0x6E).unwrap().slots, Slots::Trans);
+    }
+
+    #[test]
+    fn class_column_lists_each_class() {
+        assert_eq!(alu_ops_of(AluClass::Cube).map(|o| o.name).collect::<Vec<_>>(), ["CUBE"]);
+        assert_eq!(alu_ops_of(AluClass::Kill).count(), 10);
+        assert!(alu_ops_of(AluClass::Kill).all(|o| o.name.starts_with("KILL")));
+        assert_eq!(alu_ops_of(AluClass::Reduction).count(), 3);
+        assert_eq!(alu_ops_of(AluClass::Mova).count(), 4);
+        assert_eq!(alu_ops_of(AluClass::PredSetPush).count(), 10);
+        assert!(ALU_OP3.iter().all(|o| o.class == AluClass::Plain));
     }
 }
