@@ -123,9 +123,18 @@ fn latte_disasm_prints_a_corpus_gsh() {
 
 #[test]
 fn demo_runs_and_every_check_passes() {
-    let out = shaderport(&["demo"]);
+    let dir = temp_dir("demo");
+    let out = shaderport(&["demo", "--out", dir.to_str().unwrap()]);
     assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
-    assert!(!stdout(&out).contains("FAILED"), "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(!text.contains("FAILED") && !text.contains("MISMATCH"), "{text}");
+    // Every source has its table, and the TEV picture is a PNG of the stated size.
+    for section in ["sample ", "translation ", "latte sample ", "gx material "] {
+        assert!(text.contains(section), "{section}: {text}");
+    }
+    let png = std::fs::read(dir.join("tev.png")).expect("the demo writes tev.png");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    assert_eq!(u32::from_be_bytes(png[16..20].try_into().unwrap()), 128, "width");
 }
 
 // `verify`'s time limit and environment.
