@@ -12,7 +12,7 @@ use pica::float24::F24;
 use pica::interp::{Interpreter, Shader, ShaderKind, Uniforms, Vec4};
 use pica::shbin::Shbin;
 use translate::pica::{translate, Options, UniformBlock, REGS};
-use translate::{backend, Precision};
+use translate::Precision;
 
 use crate::{Gpu, GpuError};
 
@@ -108,6 +108,7 @@ impl Rng {
         Rng(seed)
     }
     /// The next 64 random bits.
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
@@ -124,7 +125,7 @@ impl Rng {
     /// the float24 range (results past 2^64 overflow only in f32), so it gets moderate values.
     pub fn f24(&mut self, special: bool) -> f32 {
         let r = self.below(64);
-        let v = match r {
+        match r {
             0 => 0.0,
             1 => 1.0,
             2 => -1.0,
@@ -138,8 +139,7 @@ impl Rng {
                 let bits = (self.below(1 << 16) as u32) | ((60 + self.below(5) as u32) << 16);
                 F24::from_bits(bits | ((self.below(2) as u32) << 23)).to_f32()
             }
-        };
-        v
+        }
     }
 }
 
@@ -269,10 +269,10 @@ pub fn verify_vertex(gpu: &Gpu, shbin: &Shbin, entry: usize, settings: Settings)
 
 /// The validated SPIR-V words the CLI would write for this executable and settings.
 fn spirv_words(shbin: &Shbin, entry: usize, settings: &Settings) -> Result<Vec<u32>, VerifyError> {
-    let options = Options { precision: settings.precision, dispatch_only: settings.dispatch_only };
-    let t = translate(shbin, entry, options)?;
-    let info = backend::validate(&t.module)?;
-    Ok(backend::spirv(&t.module, &info, settings.precision)?)
+    // The vertex check runs the compute wrapper.
+    let options =
+        Options { precision: settings.precision, dispatch_only: settings.dispatch_only, compute_wrapper: true };
+    Ok(translate(shbin, entry, options)?.spirv()?)
 }
 
 /// Writes the constants of the DVLE over `u`: every register the loader set in `loaded` (the

@@ -290,6 +290,7 @@ impl Gen<'_> {
 
         let mut cases = Vec::with_capacity(self.code.len() + 1);
         let live = reachable(self.code, main);
+        #[allow(clippy::needless_range_loop)]
         for k in 0..self.code.len() {
             if !live[k] {
                 continue;

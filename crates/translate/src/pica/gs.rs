@@ -8,10 +8,10 @@
 //! - record 0: `(primitive count, 0, 0, 0)` (count as a float, exact);
 //! - then up to [`GS_MAX_PRIMS`] primitives of [`GS_PRIM_VEC4S`] vec4s each:
 //!   `(winding flag, 0, 0, 0)`, then slots 0, 1, 2 with o0-o15 each.
+//!
 //! Primitives past the capacity are counted but not written.
 
 use naga::{AddressSpace, BinaryOperator as B, Expression, Function, GlobalVariable, Handle, Module, Span, Statement};
-use pica::shbin::Dvle;
 
 use super::abi::{self, Abi, REGS};
 use super::{call, compute_prologue, push_compute, Gen, ENTRY};
@@ -60,7 +60,7 @@ fn private(module: &mut Module, name: &str, ty: Handle<naga::Type>) -> Handle<Gl
 }
 
 impl GsState {
-    pub(crate) fn new(module: &mut Module, a: &Abi, _dvle: &Dvle) -> GsState {
+    pub(crate) fn new(module: &mut Module, a: &Abi) -> GsState {
         let vbuf_ty = array(module, a.regs, 4, REGS * 16);
         GsState {
             vbuf: private(module, "gs_vbuf", vbuf_ty),

@@ -282,6 +282,7 @@ impl Gen<'_> {
     /// Float to a0 register value: truncation toward zero (specs/pica200-facts.md), NaN to 0 and
     /// a clamp so the conversion is defined on every back end (any |value| > 255 is out of the
     /// addressing range either way).
+    #[allow(clippy::wrong_self_convention)]
     fn to_addr(&mut self, x: H) -> H {
         let lo = self.fb.f32(-1024.0);
         let hi = self.fb.f32(1024.0);
