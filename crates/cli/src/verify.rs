@@ -11,7 +11,7 @@ use anyhow::Context;
 use clap::Args;
 use gpu::verify::{verify_geometry, verify_vertex, Settings};
 use gpu::Gpu;
-use pica::shbin::{ShaderType, Shbin};
+use pica::shbin::ShaderType;
 use translate::Precision;
 
 #[derive(Args)]
@@ -33,8 +33,7 @@ pub struct VerifyArgs {
 }
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
-    let bytes = std::fs::read(&args.file).with_context(|| format!("{}: cannot read", args.file.display()))?;
-    let shbin = Shbin::read(&bytes).with_context(|| format!("{}", args.file.display()))?;
+    let shbin = crate::translate::read_shbin(&args.file)?;
     let entries: Vec<usize> = match args.entry {
         Some(e) => vec![e],
         None => (0..shbin.executables.len()).collect(),
