@@ -9,6 +9,11 @@ use naga::{Module, ResourceBinding, ShaderStage};
 use crate::{Error, Precision};
 
 /// An output language.
+///
+/// ```
+/// let t: translate::Target = "glsl-es".parse().unwrap();
+/// assert_eq!((t.name(), t.extension()), ("glsl-es", "glsl"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Target {
     /// SPIR-V 1.3 for Vulkan (words).
@@ -63,7 +68,12 @@ impl std::str::FromStr for Target {
     }
 }
 
-/// A back end's output.
+/// A back end's output: [`Output::to_bytes`] gives what to write to a file.
+///
+/// ```
+/// let out = translate::Output::Words(vec![0x0723_0203]);
+/// assert_eq!(out.to_bytes(), [0x03, 0x02, 0x23, 0x07]);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Output {
     /// SPIR-V words.

@@ -8,7 +8,7 @@
 //! exactly as f24ops does. No intermediate of a result that matters is an f32 subnormal, so
 //! devices that flush f32 subnormals agree (f24ops documents the ranges).
 //!
-//! The functions work on vec4<f32> (ADD, MUL, FLR, the products of the dot products) or f32
+//! The functions work on `vec4<f32>` (ADD, MUL, FLR, the products of the dot products) or f32
 //! (RCP, RSQ, EX2, LG2, which read one component).
 
 use naga::{

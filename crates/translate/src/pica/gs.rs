@@ -4,7 +4,7 @@
 //! o0-o15 into that slot of a 4-vertex buffer that is never cleared (ISA page, SETEMIT) and, when
 //! the primitive flag is set, writes a primitive made of slots 0, 1, 2 to the output buffer.
 //!
-//! Output buffer (binding 2, vec4<f32>), per invocation i, at `i * GS_STRIDE`:
+//! Output buffer (binding 2, `vec4<f32>`), per invocation i, at `i * GS_STRIDE`:
 //! - record 0: `(primitive count, 0, 0, 0)` (count as a float, exact);
 //! - then up to [`GS_MAX_PRIMS`] primitives of [`GS_PRIM_VEC4S`] vec4s each:
 //!   `(winding flag, 0, 0, 0)`, then slots 0, 1, 2 with o0-o15 each.

@@ -82,7 +82,7 @@ pub struct Options {
 ///     .output(1, OutputKind::Color);
 /// assert_eq!(setup.outputs.len(), 2);
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct Setup {
     /// Program memory, one instruction per word.
