@@ -4,14 +4,14 @@
 //! when stdout is a terminal.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::Args;
 use pica::shbin::Shbin;
 use translate::pica::{translate, Options};
-use translate::{backend, Precision, Target};
+use translate::{Precision, Target};
 
 #[derive(Args)]
 pub struct TranslateArgs {
@@ -31,23 +31,115 @@ pub struct TranslateArgs {
     precision: Precision,
 }
 
-/// Reads and translates executable `entry` of `file`, returning the output bytes.
-pub fn translate_file(
-    file: &std::path::Path,
-    entry: usize,
-    to: Target,
-    precision: Precision,
-) -> anyhow::Result<Vec<u8>> {
+/// Reads `file` as a SHBIN. Any other format shaderport reads is named, with what to do instead
+/// ([`not_a_shbin`]); a file that starts like a SHBIN gets the reader's error.
+pub fn read_shbin(file: &Path) -> anyhow::Result<Shbin> {
     let bytes = std::fs::read(file).with_context(|| format!("{}: cannot read", file.display()))?;
-    let shbin = Shbin::read(&bytes).with_context(|| format!("{}", file.display()))?;
+    if let Some(message) = not_a_shbin(file, &bytes, true) {
+        bail!("{}: {message}", file.display());
+    }
+    Shbin::read(&bytes).with_context(|| format!("{}", file.display()))
+}
+
+/// Why `bytes` is not a SHBIN, in words a user can act on, or `None` for a SHBIN (`DVLB`).
+/// Recognises every format shaderport reads (SHBIN, DVOJ, picasso source, GFD, the MT Framework
+/// containers, BRRES, Latte assembly source, JSON); `translating` adds which translations exist.
+pub fn not_a_shbin(file: &Path, bytes: &[u8], translating: bool) -> Option<String> {
+    if pica::shbin::is_shbin(bytes) {
+        return None;
+    }
+    let latte = if translating { "; Latte translation is not available yet" } else { "" };
+    let gx = if translating { "; GX translation is not available yet" } else { "" };
+    let message = if pica::shbin::is_dvoj(bytes) {
+        "a picasso object (DVOJ), not a linked SHBIN: assemble the sources into a SHBIN with `shaderport pica asm` \
+         (`shaderport pica disasm` prints this object)"
+            .to_string()
+    } else if let Some(kind) = latte::mt::container_kind(bytes) {
+        use latte::mt::ContainerKind;
+        let what = match kind {
+            ContainerKind::Gfd => "a GX2 shader (GFD)",
+            ContainerKind::Es => "an MT Framework shader container (.es)",
+            ContainerKind::Spkg => "an MT Framework shader package (.spkg)",
+            ContainerKind::Lfx => "an MT Framework effect (.lfx)",
+        };
+        format!("{what}{latte}; try `shaderport latte disasm`")
+    } else if bytes.starts_with(b"bres") {
+        format!("a BRRES archive (Wii/GameCube models){gx}; try `shaderport gx inspect`")
+    } else if let Some(text) = std::str::from_utf8(bytes).ok().filter(|t| !t.contains('\0')) {
+        match source_kind(file, text) {
+            Some(SourceKind::Picasso) => "picasso assembly source, not a SHBIN: assemble it first with \
+                 `shaderport pica asm -o FILE.shbin FILE`"
+                .to_string(),
+            Some(SourceKind::Latte) => {
+                format!("Latte assembly source{latte}; assemble it with `shaderport latte asm`")
+            }
+            Some(SourceKind::Json) => {
+                "a JSON file, not a SHBIN (a TEV job is run with `shaderport gx tev`)".to_string()
+            }
+            None => format!("a text file, not a SHBIN (it starts with {})", magic(bytes)),
+        }
+    } else {
+        format!("not a file format shaderport reads: expected a SHBIN (magic \"DVLB\"), found {}", magic(bytes))
+    };
+    Some(message)
+}
+
+enum SourceKind {
+    Picasso,
+    Latte,
+    Json,
+}
+
+/// picasso source has its directives (`.proc`, `.out`, ...); Latte source (latte-assembler) its
+/// `; $` properties and CF clauses.
+fn source_kind(file: &Path, text: &str) -> Option<SourceKind> {
+    const PICASSO: [&str; 12] = [
+        ".proc", ".out", ".fvec", ".ivec", ".bool", ".alias", ".constf", ".consti", ".constfa", ".in", ".gsh", ".entry",
+    ];
+    let lines = || text.lines().map(|l| l.trim_start()).take(500);
+    if lines().any(|l| {
+        PICASSO.iter().any(|d| l.strip_prefix(d).is_some_and(|r| r.is_empty() || r.starts_with(char::is_whitespace)))
+    }) {
+        return Some(SourceKind::Picasso);
+    }
+    if lines().any(|l| l.starts_with("; $") || l.starts_with("00 CF_") || l.contains("EXP_DONE")) {
+        return Some(SourceKind::Latte);
+    }
+    if text.trim_start().starts_with(['{', '[']) {
+        return Some(SourceKind::Json);
+    }
+    let name = file.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+    if name.ends_with(".pica") {
+        return Some(SourceKind::Picasso);
+    }
+    if name.ends_with(".psh") {
+        return Some(SourceKind::Latte);
+    }
+    None
+}
+
+/// The first four bytes: as text when they are text, else in hex.
+fn magic(bytes: &[u8]) -> String {
+    let head = &bytes[..bytes.len().min(4)];
+    if head.is_empty() {
+        "an empty file".to_string()
+    } else if head.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
+        format!("\"{}\"", String::from_utf8_lossy(head))
+    } else {
+        let hex: Vec<String> = head.iter().map(|b| format!("{b:02x}")).collect();
+        format!("bytes {}", hex.join(" "))
+    }
+}
+
+/// Reads and translates executable `entry` of `file`, returning the output bytes.
+pub fn translate_file(file: &Path, entry: usize, to: Target, precision: Precision) -> anyhow::Result<Vec<u8>> {
+    let shbin = read_shbin(file)?;
     translate_shbin(&shbin, entry, to, precision).with_context(|| format!("{}: executable {entry}", file.display()))
 }
 
 /// Translates executable `entry` of a read SHBIN.
 pub fn translate_shbin(shbin: &Shbin, entry: usize, to: Target, precision: Precision) -> anyhow::Result<Vec<u8>> {
-    let t = translate(shbin, entry, Options { precision, ..Options::default() })?;
-    let out = backend::write(&t.module, to, t.entry(), precision)?;
-    Ok(out.to_bytes())
+    Ok(translate(shbin, entry, Options { precision, ..Options::default() })?.write(to)?.to_bytes())
 }
 
 pub fn run(args: TranslateArgs) -> anyhow::Result<ExitCode> {
@@ -86,7 +178,7 @@ pub fn demo(
             let t0 = std::time::Instant::now();
             let spirv = translate_shbin(&out.shbin, entry, Target::SpirV, Precision::Compat);
             let elapsed = t0.elapsed();
-            let flow = translate(&out.shbin, entry, Options::default()).map(|t| format!("{:?}", t.interface.flow));
+            let flow = translate(&out.shbin, entry, Options::default()).map(|t| format!("{:?}", t.interface().flow));
             let mut ok = vec![];
             for target in Target::ALL {
                 match translate_shbin(&out.shbin, entry, target, Precision::Compat) {

@@ -20,7 +20,6 @@ use anyhow::Context;
 use clap::Args;
 use gpu::verify::{verify_with_limit, Settings};
 use gpu::{Gpu, Phase};
-use pica::shbin::Shbin;
 use translate::Precision;
 
 #[derive(Args)]
@@ -56,8 +55,7 @@ fn parse_timeout(s: &str) -> Result<f64, String> {
 const QUIET: Duration = Duration::from_secs(10);
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
-    let bytes = std::fs::read(&args.file).with_context(|| format!("{}: cannot read", args.file.display()))?;
-    let shbin = Shbin::read(&bytes).with_context(|| format!("{}", args.file.display()))?;
+    let shbin = crate::translate::read_shbin(&args.file)?;
     let entries: Vec<usize> = match args.entry {
         Some(e) => vec![e],
         None => (0..shbin.executables.len()).collect(),

@@ -449,3 +449,77 @@ fn latte_inspect_names_types_and_lists_registers_in_word_order() {
     // The map keeps its keys and values.
     assert_eq!(vs["registers"]["SQ_VTX_SEMANTIC[10]"], list[at("SQ_VTX_SEMANTIC[10]")]["value"]);
 }
+
+// `translate`, `verify` and `pica disasm` on files that are not SHBINs: the format is named, with
+// what to do instead, and the magic is never printed as a list of numbers.
+
+/// Runs `args` then the file, expects failure, returns stderr.
+fn refused(args: &[&str], file: &str) -> String {
+    let mut all = args.to_vec();
+    all.push(file);
+    let out = shaderport(&all);
+    assert!(!out.status.success(), "{all:?} succeeded");
+    let err = stderr(&out);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!err.contains("found ["), "magic printed as numbers: {err}");
+    assert!(err.contains(file), "file not named: {err}");
+    err
+}
+
+fn write_temp(name: &str, bytes: &[u8]) -> String {
+    let path = temp_dir("formats").join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+const TRANSLATE: &[&str] = &["translate", "--to", "glsl"];
+const VERIFY: &[&str] = &["verify", "--cases", "1"];
+
+#[test]
+fn translate_and_verify_name_a_gfd_and_point_to_latte_disasm() {
+    let gsh = corpus("latte/librw/skin.gsh");
+    for args in [TRANSLATE, VERIFY] {
+        let err = refused(args, &gsh);
+        assert!(err.contains("a GX2 shader (GFD)"), "{err}");
+        assert!(err.contains("Latte translation is not available yet"), "{err}");
+        assert!(err.contains("shaderport latte disasm"), "{err}");
+    }
+}
+
+#[test]
+fn translate_and_disasm_on_picasso_source_suggest_pica_asm() {
+    let source = corpus(SIMPLE_TRI);
+    for args in [TRANSLATE, VERIFY, &["pica", "disasm"][..]] {
+        let err = refused(args, &source);
+        assert!(err.contains("picasso assembly source"), "{err}");
+        assert!(err.contains("shaderport pica asm"), "{err}");
+    }
+}
+
+#[test]
+fn translate_names_brres_latte_source_dvoj_json_and_unknown_files() {
+    let brres = write_temp("model.brres", b"bres\xfe\xff\x00\x00\x00\x00\x00\x40");
+    let err = refused(TRANSLATE, &brres);
+    assert!(err.contains("a BRRES archive") && err.contains("GX translation is not available yet"), "{err}");
+    let latte = corpus("latte/librw/asm/skin.vsh");
+    let err = refused(TRANSLATE, &latte);
+    assert!(err.contains("Latte assembly source") && err.contains("shaderport latte asm"), "{err}");
+    let dvoj = write_temp("object.obj", b"DVOJ\x00\x00\x00\x00");
+    assert!(refused(TRANSLATE, &dvoj).contains("a picasso object (DVOJ)"));
+    let json = write_temp("job.json", b"{ \"stages\": [] }\n");
+    assert!(refused(TRANSLATE, &json).contains("a JSON file"));
+    let spirv = write_temp("shader.spv", &[0x03, 0x02, 0x23, 0x07, 0, 0, 1, 0]);
+    let err = refused(TRANSLATE, &spirv);
+    assert!(err.contains("not a file format shaderport reads") && err.contains("bytes 03 02 23 07"), "{err}");
+    let text = write_temp("notes.txt", b"hello, world\n");
+    let err = refused(TRANSLATE, &text);
+    assert!(err.contains("a text file") && err.contains("\"hell\""), "{err}");
+}
+
+#[test]
+fn translate_still_reads_a_shbin() {
+    let shbin = corpus(&format!("{SIMPLE_TRI_GOLDEN}.shbin"));
+    let out = shaderport(&["translate", "--to", "wgsl", &shbin]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("@vertex"));
+}

@@ -12,7 +12,7 @@ use pica::float24::F24;
 use pica::interp::{Interpreter, Shader, ShaderKind, Uniforms, Vec4};
 use pica::shbin::Shbin;
 use translate::pica::{translate, Options, UniformBlock, REGS};
-use translate::{backend, Precision};
+use translate::Precision;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -293,10 +293,10 @@ pub fn verify_vertex_tracked(
 
 /// The validated SPIR-V words the CLI would write for this executable and settings.
 fn spirv_words(shbin: &Shbin, entry: usize, settings: &Settings) -> Result<Vec<u32>, VerifyError> {
-    let options = Options { precision: settings.precision, dispatch_only: settings.dispatch_only };
-    let t = translate(shbin, entry, options)?;
-    let info = backend::validate(&t.module)?;
-    Ok(backend::spirv(&t.module, &info, settings.precision)?)
+    // The vertex check runs the compute wrapper.
+    let options =
+        Options { precision: settings.precision, dispatch_only: settings.dispatch_only, compute_wrapper: true };
+    Ok(translate(shbin, entry, options)?.spirv()?)
 }
 
 /// Writes the constants of the DVLE over `u`: every register the loader set in `loaded` (the

@@ -8,7 +8,7 @@ use pica::isa::{
 };
 use pica::shbin::{Dvle, Dvlp, Output, OutputKind, Shbin};
 use translate::pica::{translate, Options, UniformBlock, REGS};
-use translate::{backend, Precision};
+use translate::Precision;
 
 mod common;
 use common::device;
@@ -113,10 +113,8 @@ fn run_with(
     uniforms: &UniformBlock,
     inputs: &[[[f32; 4]; 16]],
 ) -> Vec<Vec<[f32; 4]>> {
-    let precision = options.precision;
-    let t = translate(shbin, 0, options).unwrap();
-    let info = backend::validate(&t.module).unwrap();
-    let words = backend::spirv(&t.module, &info, precision).unwrap();
+    let t = translate(shbin, 0, Options { compute_wrapper: true, ..options }).unwrap();
+    let words = t.spirv().unwrap();
     let flat: Vec<u32> = inputs.iter().flatten().flatten().map(|x| x.to_bits()).collect();
     let out = gpu
         .run_compute(
@@ -238,9 +236,15 @@ fn loops_calls_ifs_and_relative_addressing_through_the_dispatch_loop() {
     let mut b = a;
     b[1] = [3.0, 7.0, 7.0, 7.0];
     let structured = translate(&shbin, 0, Options::default()).unwrap();
-    assert_eq!(structured.interface.flow, translate::pica::FlowKind::Structured);
+    assert_eq!(structured.interface().flow, translate::pica::FlowKind::Structured);
     for dispatch_only in [false, true] {
-        let out = run_with(&gpu, &shbin, Options { precision: Precision::Compat, dispatch_only }, &u, &[a, b]);
+        let out = run_with(
+            &gpu,
+            &shbin,
+            Options { precision: Precision::Compat, dispatch_only, ..Options::default() },
+            &u,
+            &[a, b],
+        );
         let sum = (10 + 12 + 14 + 16) as f32;
         for case in &out {
             assert_vec(case[1], [sum; 4], "loop sum over c[aL]");
@@ -318,9 +322,8 @@ fn corpus_vertex_shaders_render_like_the_compute_wrapper() {
     let Some(gpu) = device() else { return };
     let mut checked = 0;
     for (path, shbin, entry) in corpus_executables(pica::shbin::ShaderType::Vertex) {
-        let t = translate(&shbin, entry, Options::default()).unwrap();
-        let info = backend::validate(&t.module).unwrap();
-        let words = backend::spirv(&t.module, &info, Precision::Compat).unwrap();
+        let t = translate(&shbin, entry, Options { compute_wrapper: true, ..Options::default() }).unwrap();
+        let words = t.spirv().unwrap();
         // Identity-like uniforms: c[k] = e_(k mod 4) keeps positions small and in view.
         let mut u = UniformBlock::default();
         for k in 0..96 {
@@ -343,12 +346,12 @@ fn corpus_vertex_shaders_render_like_the_compute_wrapper() {
             .collect();
         let compute =
             gpu.run_compute(&words, translate::pica::COMPUTE_ENTRY, &u.to_bytes(), &inputs, n as u32, n * 64).unwrap();
-        let render = gpu.run_vertex(&words, &t.interface, &u.to_bytes(), &inputs).unwrap();
+        let render = gpu.run_vertex(&words, t.interface(), &u.to_bytes(), &inputs).unwrap();
         let shown = render.vertices.iter().filter(|v| v.is_some()).count();
         eprintln!("{} entry {entry}: {shown} of {n} vertices rasterized", path.display());
         for (i, vtx) in render.vertices.iter().enumerate() {
             let Some(outs) = vtx else { continue };
-            for (k, &reg) in t.interface.outputs.iter().enumerate() {
+            for (k, &reg) in t.interface().outputs.iter().enumerate() {
                 let base = i * 64 + reg as usize * 4;
                 assert_eq!(outs[k][..], compute[base..base + 4], "{} entry {entry} vertex {i} o{reg}", path.display());
             }
@@ -486,7 +489,7 @@ fn random_programs_match_the_interpreter_in_exact() {
         let descs: Vec<u32> = (0..8).map(|_| rng.next_u64() as u32 | 0xF).collect();
         let p = Prog { code, descs };
         let shbin = p.shbin(&[]);
-        let kind = translate(&shbin, 0, Options::default()).unwrap().interface.flow;
+        let kind = translate(&shbin, 0, Options::default()).unwrap().interface().flow;
         *kinds.entry(format!("{kind:?}")).or_insert(0) += 1;
         for dispatch_only in [false, true] {
             let settings =
@@ -564,7 +567,7 @@ fn exact_keeps_the_sign_of_zero_where_a_constant_write_is_skipped() {
     p.end();
     let shbin = p.shbin(&[0, 1, 2]);
     let options = Options { precision: Precision::Exact, ..Options::default() };
-    assert_eq!(translate(&shbin, 0, options).unwrap().interface.flow, translate::pica::FlowKind::Structured);
+    assert_eq!(translate(&shbin, 0, options).unwrap().interface().flow, translate::pica::FlowKind::Structured);
     for jump in [true, false] {
         let u = UniformBlock { b: jump as u16, ..UniformBlock::default() };
         let out = run(&gpu, &shbin, Precision::Exact, &u, &[[[0.0; 4]; 16]]);

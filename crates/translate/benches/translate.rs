@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion};
 use pica::shbin::Shbin;
 use translate::pica::{translate, Options};
-use translate::{backend, Output, Precision, Target};
+use translate::{Output, Precision, Target};
 
 /// Sizes (`pica::smith::Config::max_instructions`) of the smith programs, and programs per size.
 const SMITH_SIZES: [usize; 6] = [16, 32, 64, 128, 256, 512];
@@ -46,8 +46,7 @@ fn smith(size: usize) -> Vec<(String, Vec<u8>)> {
 fn to_spirv(bytes: &[u8], precision: Precision) -> Vec<u32> {
     let shbin = Shbin::read(bytes).unwrap();
     let t = translate(&shbin, 0, Options { precision, ..Options::default() }).unwrap();
-    let info = backend::validate(&t.module).unwrap();
-    backend::spirv(&t.module, &info, precision).unwrap()
+    t.spirv().unwrap()
 }
 
 fn instructions(words: &[u32]) -> usize {
@@ -104,9 +103,7 @@ fn glslang_startup(dir: &Path) -> Duration {
 fn glsl_file(name: &str, bytes: &[u8], dir: &Path) -> PathBuf {
     let shbin = Shbin::read(bytes).unwrap();
     let t = translate(&shbin, 0, Options::default()).unwrap();
-    let Output::Text(text) = backend::write(&t.module, Target::Glsl, t.entry(), Precision::Compat).unwrap() else {
-        unreachable!()
-    };
+    let Output::Text(text) = t.write(Target::Glsl).unwrap() else { unreachable!() };
     let stage = if t.entry().0 == naga::ShaderStage::Vertex { "vert" } else { "comp" };
     let f = dir.join(format!("{name}.{stage}"));
     std::fs::write(&f, text).unwrap();

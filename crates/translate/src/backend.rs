@@ -6,9 +6,14 @@
 use naga::valid::{Capabilities, ModuleInfo, ValidationFlags, Validator};
 use naga::{Module, ResourceBinding, ShaderStage};
 
-use crate::{error_chain, Error, Precision};
+use crate::{Error, Precision};
 
 /// An output language.
+///
+/// ```
+/// let t: translate::Target = "glsl-es".parse().unwrap();
+/// assert_eq!((t.name(), t.extension()), ("glsl-es", "glsl"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Target {
     /// SPIR-V 1.3 for Vulkan (words).
@@ -63,7 +68,12 @@ impl std::str::FromStr for Target {
     }
 }
 
-/// A back end's output.
+/// A back end's output: [`Output::to_bytes`] gives what to write to a file.
+///
+/// ```
+/// let out = translate::Output::Words(vec![0x0723_0203]);
+/// assert_eq!(out.to_bytes(), [0x03, 0x02, 0x23, 0x07]);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Output {
     /// SPIR-V words.
@@ -85,15 +95,15 @@ impl Output {
 /// Validates a module.
 ///
 /// # Errors
-/// [`Error::Validation`] with the validator's message and its causes.
-pub fn validate(module: &Module) -> Result<ModuleInfo, Error> {
+/// [`Error::Validation`] with the validator's error.
+pub(crate) fn validate(module: &Module) -> Result<ModuleInfo, Error> {
     Validator::new(ValidationFlags::all(), Capabilities::empty())
         .validate(module)
-        .map_err(|e| Error::Validation(error_chain(e.as_inner())))
+        .map_err(|e| Error::Validation(Box::new(e)))
 }
 
-fn backend_err(target: Target, e: &dyn std::error::Error) -> Error {
-    Error::Backend { target: target.name(), message: error_chain(e) }
+fn backend_err<E: std::error::Error + Send + Sync + 'static>(target: Target) -> impl FnOnce(E) -> Error {
+    move |e| Error::Backend { target, source: Box::new(e) }
 }
 
 /// SPIR-V words of a validated module, with `NoContraction` and `SignedZeroInfNanPreserve`
@@ -101,7 +111,7 @@ fn backend_err(target: Target, e: &dyn std::error::Error) -> Error {
 ///
 /// # Errors
 /// [`Error::Backend`] when naga's writer fails.
-pub fn spirv(module: &Module, info: &ModuleInfo, precision: Precision) -> Result<Vec<u32>, Error> {
+pub(crate) fn spirv(module: &Module, info: &ModuleInfo, precision: Precision) -> Result<Vec<u32>, Error> {
     let options = naga::back::spv::Options {
         lang_version: (1, 3),
         // PointSize = 1 in vertex stages, as wgpu itself asks of naga on Vulkan: a point list
@@ -111,7 +121,7 @@ pub fn spirv(module: &Module, info: &ModuleInfo, precision: Precision) -> Result
         force_loop_bounding: false,
         ..Default::default()
     };
-    let words = naga::back::spv::write_vec(module, info, &options, None).map_err(|e| backend_err(Target::SpirV, &e))?;
+    let words = naga::back::spv::write_vec(module, info, &options, None).map_err(backend_err(Target::SpirV))?;
     Ok(match precision {
         Precision::Fast => words,
         _ => crate::spv_post::preserve_inf_nan(&crate::spv_post::add_no_contraction(&words)),
@@ -122,7 +132,7 @@ pub fn spirv(module: &Module, info: &ModuleInfo, precision: Precision) -> Result
 ///
 /// # Errors
 /// [`Error::Backend`] when the writer fails.
-pub fn write_validated(
+pub(crate) fn write_validated(
     module: &Module,
     info: &ModuleInfo,
     target: Target,
@@ -160,8 +170,8 @@ pub fn write_validated(
                 &pipeline,
                 naga::proc::BoundsCheckPolicies::default(),
             )
-            .map_err(|e| backend_err(target, &e))?;
-            w.write().map_err(|e| backend_err(target, &e))?;
+            .map_err(backend_err(target))?;
+            w.write().map_err(backend_err(target))?;
             Ok(Output::Text(text))
         }
         Target::Msl => {
@@ -173,7 +183,7 @@ pub fn write_validated(
                 ..Default::default()
             };
             let (text, _) = msl::write_string(module, info, &options, &msl::PipelineOptions::default())
-                .map_err(|e| backend_err(target, &e))?;
+                .map_err(backend_err(target))?;
             Ok(Output::Text(text))
         }
         Target::Hlsl => {
@@ -182,25 +192,11 @@ pub fn write_validated(
             let pipeline = hlsl::PipelineOptions { entry_point: None };
             let mut text = String::new();
             let mut w = hlsl::Writer::new(&mut text, &options, &pipeline);
-            w.write(module, info, None).map_err(|e| backend_err(target, &e))?;
+            w.write(module, info, None).map_err(backend_err(target))?;
             Ok(Output::Text(text))
         }
         Target::Wgsl => naga::back::wgsl::write_string(module, info, naga::back::wgsl::WriterFlags::empty())
             .map(Output::Text)
-            .map_err(|e| backend_err(target, &e)),
+            .map_err(backend_err(target)),
     }
-}
-
-/// Validates `module`, then writes it.
-///
-/// # Errors
-/// [`Error::Validation`] or [`Error::Backend`].
-pub fn write(
-    module: &Module,
-    target: Target,
-    entry: (ShaderStage, &str),
-    precision: Precision,
-) -> Result<Output, Error> {
-    let info = validate(module)?;
-    write_validated(module, &info, target, entry, precision)
 }

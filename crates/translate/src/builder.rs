@@ -197,11 +197,6 @@ impl<'m> FnBuilder<'m> {
         let s = self.u32(v);
         self.splat(s)
     }
-    /// A `vec4<i32>` of one value.
-    pub fn i32x4(&mut self, v: i32) -> Handle<Expression> {
-        let s = self.i32(v);
-        self.splat(s)
-    }
 
     /// A new local variable with an optional constant initialiser.
     pub fn local(&mut self, name: &str, ty: Handle<Type>, init: Option<Handle<Expression>>) -> Handle<Expression> {

@@ -1,19 +1,41 @@
 //! Machine programs to `naga::Module`s, validated and written to SPIR-V, GLSL, MSL, HLSL and WGSL.
 //!
-//! One module per source builds the naga IR (`pica`: PICA200 vertex and geometry shaders); the
-//! shared [`backend`] validates every module before any writer runs, and [`spv_post`] adds what
-//! naga's SPIR-V writer cannot say (`NoContraction`). The binding ABI is in docs/abi.md.
+//! One module per source builds the naga IR ([`pica`]: PICA200 vertex and geometry shaders);
+//! every module passes naga's validator before a [`pica::Translation`] is returned, and the
+//! translation writes any [`Target`] with the options it was made with (SPIR-V gets
+//! `NoContraction` and `SignedZeroInfNanPreserve` unless the precision is `fast`). The binding
+//! ABI is in docs/abi.md.
+//!
+//! ```
+//! use translate::pica::{self, Options, Setup};
+//! use translate::Target;
+//!
+//! // mov o0, v0; end (operand descriptor 0: xyzw masks and swizzles).
+//! let setup = Setup::new(vec![0x4C00_0000, 0x8800_0000], vec![0x0000_036F], 0);
+//! let t = pica::vertex(&setup, &Options::default())?;
+//! let words = t.spirv()?;
+//! assert_eq!(words[0], 0x0723_0203);
+//! let wgsl = t.write(Target::Wgsl)?.to_bytes();
+//! assert!(String::from_utf8(wgsl).unwrap().contains("@vertex"));
+//! # Ok::<(), translate::Error>(())
+//! ```
 
 #![forbid(unsafe_code)]
 
-pub mod backend;
-pub mod builder;
+mod backend;
+mod builder;
 pub mod pica;
-pub mod spv_post;
+mod spv_post;
 
-pub use backend::{write, Output, Target};
+pub use backend::{Output, Target};
 
 /// Float precision of a translation (docs/design.md "Semantics we commit to").
+///
+/// ```
+/// let p: translate::Precision = "exact".parse().unwrap();
+/// assert_eq!(p, translate::Precision::Exact);
+/// assert_eq!(translate::Precision::default(), translate::Precision::Compat);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Precision {
     /// Host f32 arithmetic, no special cases.
@@ -39,32 +61,42 @@ impl std::str::FromStr for Precision {
 }
 
 /// Why a translation failed.
+///
+/// The naga error of [`Error::Validation`] and [`Error::Backend`] is their
+/// [`source()`](std::error::Error::source), typed (downcast it to `naga::WithSpan<..>` or the
+/// back end's error type).
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
-    /// The input cannot be translated (bad entry index, entry point outside the code, ...).
-    #[error("{0}")]
-    Input(String),
+    /// A SHBIN has no executable of that index.
+    #[error("no executable {index}: the file has {count}")]
+    NoExecutable {
+        /// The index asked for.
+        index: usize,
+        /// Executables in the file.
+        count: usize,
+    },
+    /// The entry point lies outside the program.
+    #[error("entry point {entry} is outside the program ({len} instructions)")]
+    EntryOutsideProgram {
+        /// The entry point, in words.
+        entry: u32,
+        /// Instructions in the program.
+        len: usize,
+    },
+    /// An executable's shader type is neither vertex nor geometry.
+    #[error("unknown shader type {0}")]
+    UnknownShaderType(u8),
     /// The naga validator rejected the module we built: a bug in the translation.
-    #[error("internal error: the generated module does not validate: {0}")]
-    Validation(String),
+    #[error("internal error: the generated module does not validate")]
+    Validation(#[source] Box<naga::WithSpan<naga::valid::ValidationError>>),
     /// A back end failed.
-    #[error("{target} back end: {message}")]
+    #[error("{} back end failed", .target.name())]
     Backend {
         /// The back end.
-        target: &'static str,
-        /// Its error, with its causes.
-        message: String,
+        target: Target,
+        /// naga's error.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync + 'static>,
     },
-}
-
-/// The message of an error and all its causes (naga errors carry the text in `source()`).
-pub(crate) fn error_chain(err: &dyn std::error::Error) -> String {
-    let mut s = err.to_string();
-    let mut cur = err.source();
-    while let Some(e) = cur {
-        s.push_str(": ");
-        s.push_str(&e.to_string());
-        cur = e.source();
-    }
-    s
 }

@@ -4,25 +4,53 @@
 //! lack it ((x*1.1)*1.3 wrong in 330 of 1,024 cases, (x+y)-y folded to x:
 //! docs/specs/naga-wgpu-facts.md "Float arithmetic on the device"). Decorating every float
 //! arithmetic result made every case exact there, and spirv-val accepts it.
+//!
+//! Opcode, decoration, capability and execution-mode numbers come from the `spirv` crate (the
+//! one naga's writer uses).
+
+use spirv::{Capability, Decoration, ExecutionMode, Op};
 
 /// Opcodes of float arithmetic whose result must not be contracted or reassociated
-/// (SPIR-V 1.6 section 3.52.13): OpFNegate, OpFAdd, OpFSub, OpFMul, OpFDiv, OpFRem, OpFMod,
-/// OpVectorTimesScalar, OpMatrixTimesScalar, OpVectorTimesMatrix, OpMatrixTimesVector,
-/// OpMatrixTimesMatrix, OpDot.
-const FLOAT_ARITH: [u32; 13] = [127, 129, 131, 133, 136, 140, 141, 142, 143, 144, 145, 146, 148];
-const OP_DECORATE: u32 = 71;
-const NO_CONTRACTION: u32 = 42;
+/// (SPIR-V 1.6 section 3.52.13).
+const FLOAT_ARITH: [Op; 13] = [
+    Op::FNegate,
+    Op::FAdd,
+    Op::FSub,
+    Op::FMul,
+    Op::FDiv,
+    Op::FRem,
+    Op::FMod,
+    Op::VectorTimesScalar,
+    Op::MatrixTimesScalar,
+    Op::VectorTimesMatrix,
+    Op::MatrixTimesVector,
+    Op::MatrixTimesMatrix,
+    Op::Dot,
+];
+
+fn is_float_arith(op: u32) -> bool {
+    FLOAT_ARITH.iter().any(|&o| o as u32 == op)
+}
+
 /// First opcodes that may open the annotation section (OpDecorate .. OpGroupMemberDecorate) or,
 /// without annotations, the types/constants/globals section.
 fn opens_section(op: u32) -> bool {
-    (71..=75).contains(&op) || (19..=39).contains(&op) || (41..=52).contains(&op) || op == 59
+    (Op::Decorate as u32..=Op::GroupMemberDecorate as u32).contains(&op)
+        || (Op::TypeVoid as u32..=Op::TypeForwardPointer as u32).contains(&op)
+        || (Op::ConstantTrue as u32..=Op::SpecConstantOp as u32).contains(&op)
+        || op == Op::Variable as u32
+}
+
+/// The instruction word: word count and opcode.
+fn inst(count: usize, op: Op) -> u32 {
+    (count as u32) << 16 | op as u32
 }
 
 /// Adds `OpDecorate %id NoContraction` for every float arithmetic result. Words that do not
 /// parse as SPIR-V are returned unchanged.
-pub fn add_no_contraction(words: &[u32]) -> Vec<u32> {
+pub(crate) fn add_no_contraction(words: &[u32]) -> Vec<u32> {
     const HEADER: usize = 5;
-    if words.len() < HEADER || words[0] != 0x0723_0203 {
+    if words.len() < HEADER || words[0] != spirv::MAGIC_NUMBER {
         return words.to_vec();
     }
     let mut ids = Vec::new();
@@ -37,7 +65,7 @@ pub fn add_no_contraction(words: &[u32]) -> Vec<u32> {
         if insert_at.is_none() && opens_section(op) {
             insert_at = Some(pos);
         }
-        if FLOAT_ARITH.contains(&op) && count >= 3 {
+        if is_float_arith(op) && count >= 3 {
             ids.push(words[pos + 2]);
         }
         pos += count;
@@ -46,18 +74,14 @@ pub fn add_no_contraction(words: &[u32]) -> Vec<u32> {
     let mut out = Vec::with_capacity(words.len() + ids.len() * 3);
     out.extend_from_slice(&words[..at]);
     for id in ids {
-        out.extend_from_slice(&[3 << 16 | OP_DECORATE, id, NO_CONTRACTION]);
+        out.extend_from_slice(&[inst(3, Op::Decorate), id, Decoration::NoContraction as u32]);
     }
     out.extend_from_slice(&words[at..]);
     out
 }
 
-const OP_CAPABILITY: u32 = 17;
-const OP_EXTENSION: u32 = 10;
-const OP_ENTRY_POINT: u32 = 15;
-const OP_EXECUTION_MODE: u32 = 16;
-const CAP_SIGNED_ZERO_INF_NAN_PRESERVE: u32 = 4466;
-const MODE_SIGNED_ZERO_INF_NAN_PRESERVE: u32 = 4461;
+const OP_CAPABILITY: u32 = Op::Capability as u32;
+const OP_ENTRY_POINT: u32 = Op::EntryPoint as u32;
 
 /// Declares `SignedZeroInfNanPreserve` for 32-bit floats on every entry point
 /// (SPV_KHR_float_controls, Vulkan 1.2 float controls): without it a Vulkan driver may assume that
@@ -65,9 +89,9 @@ const MODE_SIGNED_ZERO_INF_NAN_PRESERVE: u32 = 4461;
 /// a NaN operand of a dot product. The special cases the PICA translation keeps (inf * 0 = 0,
 /// NaN propagation, MAX/MIN NaN order) need the IEEE behaviour. Words that do not parse are
 /// returned unchanged.
-pub fn preserve_inf_nan(words: &[u32]) -> Vec<u32> {
+pub(crate) fn preserve_inf_nan(words: &[u32]) -> Vec<u32> {
     const HEADER: usize = 5;
-    if words.len() < HEADER || words[0] != 0x0723_0203 {
+    if words.len() < HEADER || words[0] != spirv::MAGIC_NUMBER {
         return words.to_vec();
     }
     let mut out = Vec::with_capacity(words.len() + 16);
@@ -84,7 +108,7 @@ pub fn preserve_inf_nan(words: &[u32]) -> Vec<u32> {
         }
         // The extension goes after the capabilities, the modes after the entry points.
         if op != OP_CAPABILITY && !added_ext {
-            out.extend_from_slice(&[2 << 16 | OP_CAPABILITY, CAP_SIGNED_ZERO_INF_NAN_PRESERVE]);
+            out.extend_from_slice(&[inst(2, Op::Capability), Capability::SignedZeroInfNanPreserve as u32]);
             let name = b"SPV_KHR_float_controls\0";
             let mut lit: Vec<u32> = name
                 .chunks(4)
@@ -97,13 +121,18 @@ pub fn preserve_inf_nan(words: &[u32]) -> Vec<u32> {
             if name.len().is_multiple_of(4) {
                 lit.push(0);
             }
-            out.push(((1 + lit.len()) as u32) << 16 | OP_EXTENSION);
+            out.push(inst(1 + lit.len(), Op::Extension));
             out.extend_from_slice(&lit);
             added_ext = true;
         }
         if op != OP_ENTRY_POINT && !entries.is_empty() && !added_modes {
             for &id in &entries {
-                out.extend_from_slice(&[4 << 16 | OP_EXECUTION_MODE, id, MODE_SIGNED_ZERO_INF_NAN_PRESERVE, 32]);
+                out.extend_from_slice(&[
+                    inst(4, Op::ExecutionMode),
+                    id,
+                    ExecutionMode::SignedZeroInfNanPreserve as u32,
+                    32,
+                ]);
             }
             added_modes = true;
         }

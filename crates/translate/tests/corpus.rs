@@ -7,7 +7,7 @@ use std::process::Command;
 
 use pica::shbin::Shbin;
 use translate::pica::{translate, Options};
-use translate::{backend, Output, Precision, Target};
+use translate::{Output, Precision, Target};
 
 fn shbins() -> Vec<PathBuf> {
     testkit::files(&testkit::corpus("pica/golden"), "shbin")
@@ -29,12 +29,13 @@ fn every_corpus_shader_translates_to_every_backend() {
         let shbin = Shbin::read(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         for entry in 0..shbin.executables.len() {
             for precision in [Precision::Fast, Precision::Compat] {
-                let t = translate(&shbin, entry, Options { precision, ..Options::default() })
+                // The compute wrapper in one precision, the vertex stage alone in the other.
+                let compute_wrapper = precision == Precision::Fast;
+                let t = translate(&shbin, entry, Options { precision, compute_wrapper, ..Options::default() })
                     .unwrap_or_else(|e| panic!("{} entry {entry}: {e}", path.display()));
-                let info =
-                    backend::validate(&t.module).unwrap_or_else(|e| panic!("{} entry {entry}: {e}", path.display()));
                 for target in Target::ALL {
-                    let out = backend::write_validated(&t.module, &info, target, t.entry(), precision)
+                    let out = t
+                        .write(target)
                         .unwrap_or_else(|e| panic!("{} entry {entry} {}: {e}", path.display(), target.name()));
                     let name = format!(
                         "{}-{entry}-{:?}.{}",
@@ -101,15 +102,14 @@ fn corpus_flow_kinds_and_forced_dispatch() {
         let shbin = Shbin::read(&std::fs::read(&path).unwrap()).unwrap();
         for entry in 0..shbin.executables.len() {
             let t = translate(&shbin, entry, Options::default()).unwrap();
-            *kinds.entry(format!("{:?}", t.interface.flow)).or_insert(0) += 1;
-            if t.interface.flow == FlowKind::Dispatch {
+            *kinds.entry(format!("{:?}", t.interface().flow)).or_insert(0) += 1;
+            if t.interface().flow == FlowKind::Dispatch {
                 eprintln!("dispatch: {}", path.display());
             }
             let d = translate(&shbin, entry, Options { dispatch_only: true, ..Options::default() }).unwrap();
-            assert_eq!(d.interface.flow, FlowKind::Dispatch);
+            assert_eq!(d.interface().flow, FlowKind::Dispatch);
             for target in Target::ALL {
-                backend::write(&d.module, target, d.entry(), Precision::Compat)
-                    .unwrap_or_else(|e| panic!("{} dispatch {}: {e}", path.display(), target.name()));
+                d.write(target).unwrap_or_else(|e| panic!("{} dispatch {}: {e}", path.display(), target.name()));
             }
         }
     }

@@ -5,7 +5,7 @@
 use pica::shbin::{Dvle, Dvlp, GeometryMode, Output, OutputKind, ShaderType, Shbin};
 use proptest::prelude::*;
 use translate::pica::{translate, Options};
-use translate::{backend, Precision};
+use translate::Precision;
 
 fn shbin(code: Vec<u32>, descs: Vec<u32>, main: u32, ty: u8, mode: u8, outs: Vec<(u16, u16)>) -> Shbin {
     Shbin {
@@ -36,14 +36,14 @@ proptest! {
         dispatch_only in any::<bool>(),
     ) {
         let s = shbin(code.clone(), descs, main, ty, mode, outs);
-        match translate(&s, 0, Options { precision, dispatch_only }) {
+        match translate(&s, 0, Options { precision, dispatch_only, compute_wrapper: true }) {
             Ok(t) => {
-                let info = backend::validate(&t.module);
-                prop_assert!(info.is_ok(), "{:?}", info.err());
-                let words = backend::spirv(&t.module, &info.unwrap(), precision);
+                // `translate` returns validated modules only.
+                let words = t.spirv();
                 prop_assert!(words.is_ok());
             }
             Err(e) => {
+                prop_assert!(!matches!(e, translate::Error::Validation(_)), "{e:?}");
                 // Only an entry past the code or an unknown shader type may be refused.
                 prop_assert!(main as usize >= code.len() || ty == 2, "{e}");
             }

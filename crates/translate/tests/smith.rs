@@ -12,7 +12,7 @@ use testkit::{glslang, par_map, spirv_val, tool};
 
 use pica::smith::{generate, Config};
 use translate::pica::{translate, FlowKind, Options};
-use translate::{backend, Output, Precision, Target};
+use translate::{Output, Precision, Target};
 
 /// Programs of the full run; `scripts/test --quick` translates a tenth.
 const PROGRAMS: u64 = 10_000;
@@ -33,14 +33,13 @@ fn ten_thousand_smith_programs_translate_to_every_backend() {
         // Precision and flow alternate so every combination is covered many times.
         let precision = [Precision::Compat, Precision::Exact, Precision::Fast][(seed % 3) as usize];
         let dispatch_only = seed % 7 == 0;
-        let t =
-            translate(&shbin, 0, Options { precision, dispatch_only }).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        *kinds.entry(format!("{:?}", t.interface.flow)).or_insert(0u32) += 1;
-        let info = backend::validate(&t.module).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let compute_wrapper = seed % 2 == 0;
+        let t = translate(&shbin, 0, Options { precision, dispatch_only, compute_wrapper })
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        *kinds.entry(format!("{:?}", t.interface().flow)).or_insert(0u32) += 1;
         let stage = if t.entry().0 == naga::ShaderStage::Vertex { "vert" } else { "comp" };
         for target in Target::ALL {
-            let out = backend::write_validated(&t.module, &info, target, t.entry(), precision)
-                .unwrap_or_else(|e| panic!("seed {seed} {}: {e}", target.name()));
+            let out = t.write(target).unwrap_or_else(|e| panic!("seed {seed} {}: {e}", target.name()));
             let file = match (&out, target) {
                 (Output::Words(_), Target::SpirV) if check_spv => dir.join(format!("{seed}.spv")),
                 (Output::Text(_), Target::Glsl) if check_glsl => dir.join(format!("{seed}.{stage}")),

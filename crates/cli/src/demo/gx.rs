@@ -78,7 +78,7 @@ fn material() -> TevState {
 
 /// The inputs of pixel (x, y): an 8x8-texel checkerboard and a red/green gradient.
 fn inputs(x: u32, y: u32) -> PixelInputs {
-    let light = ((x / 16) + (y / 16)) % 2 == 0;
+    let light = ((x / 16) + (y / 16)).is_multiple_of(2);
     let texel = if light { [255, 240, 200, 255] } else { [90, 80, 70, 255] };
     let ras = [(x * 255 / (SIZE - 1)) as u8, (y * 255 / (SIZE - 1)) as u8, 128, 255];
     PixelInputs { tex: vec![texel, texel], ras: [ras, [0; 4]], ..Default::default() }
@@ -101,7 +101,7 @@ pub fn demo(table: &mut String, out: &Path) -> bool {
     // + b c'; + 128; >> 8): the light texel (255,240,200) times the corner colour (255,255,128)
     // is (255,240,101); halfway (HALF = 128, c' = 129) towards K0 (40,60,220) gives (147,149,161).
     let corner = eval.eval(&inputs(SIZE - 1, SIZE - 1)).color;
-    let _ = writeln!(table, "\n{:<24} {:>7} {:>10}  {:<10} {}", "gx material", "stages", "time", "picture", "file");
+    let _ = writeln!(table, "\n{:<24} {:>7} {:>10}  {:<10} file", "gx material", "stages", "time", "picture");
     let path = out.join("tev.png");
     let written = write_png(&path, &rgb);
     let ok = written.is_ok() && corner == [147, 149, 161];

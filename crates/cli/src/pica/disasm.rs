@@ -35,6 +35,9 @@ pub fn run(args: DisasmArgs) -> anyhow::Result<ExitCode> {
         let dvoj = Dvoj::read(&bytes).with_context(|| name.clone())?;
         pica::disasm::disassemble_dvoj(&dvoj, &options)
     } else {
+        if let Some(message) = crate::translate::not_a_shbin(&args.file, &bytes, false) {
+            anyhow::bail!("{name}: {message}");
+        }
         let shbin = Shbin::read(&bytes).with_context(|| name.clone())?;
         pica::disasm::disassemble_with(&shbin, &options)
     };

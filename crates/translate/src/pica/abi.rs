@@ -151,6 +151,17 @@ impl Abi {
 }
 
 /// Host-side contents of the uniform block, in the layout above.
+///
+/// ```
+/// use translate::pica::{UniformBlock, UNIFORM_SIZE};
+///
+/// let mut u = UniformBlock::default();
+/// u.c[0] = [1.0, 0.0, 0.0, 0.0];
+/// u.b = 1 << 15;
+/// let bytes = u.to_bytes(); // upload to group 0, binding 0
+/// assert_eq!(bytes.len(), UNIFORM_SIZE as usize);
+/// assert_eq!(&bytes[..4], &1.0f32.to_le_bytes());
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct UniformBlock {
     /// c0-c95.

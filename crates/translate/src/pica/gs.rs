@@ -12,7 +12,6 @@
 //! Primitives past the capacity are counted but not written.
 
 use naga::{AddressSpace, BinaryOperator as B, Expression, Function, GlobalVariable, Handle, Module, Span, Statement};
-use pica::shbin::Dvle;
 
 use super::abi::{self, Abi, REGS};
 use super::{call, compute_prologue, push_compute, Gen, ENTRY};
@@ -61,7 +60,7 @@ fn private(module: &mut Module, name: &str, ty: Handle<naga::Type>) -> Handle<Gl
 }
 
 impl GsState {
-    pub(crate) fn new(module: &mut Module, a: &Abi, _dvle: &Dvle) -> GsState {
+    pub(crate) fn new(module: &mut Module, a: &Abi) -> GsState {
         let vbuf_ty = array(module, a.regs, 4, REGS * 16);
         GsState {
             vbuf: private(module, "gs_vbuf", vbuf_ty),
