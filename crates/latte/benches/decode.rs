@@ -4,26 +4,11 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use latte::gfd::GfdFile;
 use latte::isa::Program;
-use std::path::{Path, PathBuf};
-
-fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    let mut e: Vec<_> = rd.map(|e| e.unwrap().path()).collect();
-    e.sort();
-    for p in e {
-        if p.is_dir() {
-            walk(&p, ext, out);
-        } else if p.extension().is_some_and(|x| x == ext) {
-            out.push(p);
-        }
-    }
-}
 
 fn programs() -> Vec<Vec<u32>> {
     let root = testkit::corpus("");
-    let mut files = Vec::new();
-    walk(&root.join("latte"), "gsh", &mut files);
-    walk(&root.join("latte-mesa"), "gsh", &mut files);
+    let mut files = testkit::walk(&root.join("latte"), "gsh");
+    files.extend(testkit::walk(&root.join("latte-mesa"), "gsh"));
     let mut out = Vec::new();
     for f in files {
         let g = GfdFile::parse(&std::fs::read(f).unwrap()).unwrap();

@@ -41,6 +41,27 @@ pub fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
     v
 }
 
+/// Every file below `dir` (recursively, in sorted order) whose name ends in `.{ext}`.
+pub fn walk(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    fn visit(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.expect("directory entry").path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                visit(&p, ext, out);
+            } else if p.extension().is_some_and(|x| x == ext) {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    visit(dir, ext, &mut out);
+    out
+}
+
 /// True when a long sweep should run its quick count (`scripts/test --quick`).
 pub fn quick() -> bool {
     std::env::var_os(QUICK_ENV).is_some()

@@ -9,15 +9,7 @@ pub fn corpus() -> PathBuf {
 }
 
 pub fn walk(dir: &std::path::Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let mut e: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-    e.sort();
-    for p in e {
-        if p.is_dir() {
-            walk(&p, ext, out);
-        } else if p.extension().is_some_and(|x| x == ext) {
-            out.push(p);
-        }
-    }
+    out.extend(testkit::walk(dir, ext));
 }
 
 /// Every program of the corpus: the .gsh programs and the latte-mesa .bin files.
