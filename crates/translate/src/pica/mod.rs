@@ -107,6 +107,8 @@ pub(crate) struct Gen<'m> {
     pub(crate) ssa: Option<[Option<Handle<Expression>>; 48]>,
     /// The shared `compat` multiplication.
     pub(crate) compat_mul: Option<Handle<Function>>,
+    /// Inside a flattened IF (structured.rs): the condition under which writes take effect.
+    pub(crate) pred: Option<Handle<Expression>>,
 }
 
 /// Translates executable `entry` of a SHBIN.
@@ -174,6 +176,7 @@ pub fn translate(shbin: &Shbin, entry: usize, options: Options) -> Result<Transl
             exact: exact_fns,
             ssa: None,
             compat_mul,
+            pred: None,
         };
         g.reset(straight.is_none());
         match (straight, tree) {
