@@ -293,6 +293,39 @@ impl Gpu {
         (bgl, layout)
     }
 
+    /// Builds (and drops) the compute pipeline of entry point `entry` of `words` with the layout of
+    /// [`Gpu::run_compute`]; returns the time the shader module and pipeline creation took, which
+    /// is the driver's compile (measurements and benchmarks).
+    ///
+    /// # Errors
+    /// [`GpuError::Device`] when pipeline creation fails.
+    pub fn build_compute_pipeline(&self, words: &[u32], entry: &str) -> Result<std::time::Duration, GpuError> {
+        use wgpu::BufferBindingType as T;
+        let compute = wgpu::ShaderStages::COMPUTE;
+        let (_bgl, layout) = self.layouts(&[
+            (0, T::Uniform, compute),
+            (1, T::Storage { read_only: true }, compute),
+            (2, T::Storage { read_only: false }, compute),
+        ]);
+        let start = std::time::Instant::now();
+        let module = self.module(words, &[(entry, (translate::pica::WORKGROUP, 1, 1))]);
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: None,
+            layout: Some(&layout),
+            module: &module,
+            entry_point: Some(entry),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        let elapsed = start.elapsed();
+        drop(pipeline);
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(GpuError::Device(e.to_string()));
+        }
+        Ok(elapsed)
+    }
+
     /// Runs compute entry point `entry` of `words` over `invocations` invocations with the ABI of
     /// docs/abi.md: binding 0 the uniform block, binding 1 the input vec4s (as u32 bit patterns),
     /// binding 2 an output buffer of `output_words` u32, returned.

@@ -317,6 +317,8 @@ pub(crate) struct Gen<'m> {
     pub(crate) ssa: Option<[Option<Handle<Expression>>; 48]>,
     /// The shared `compat` multiplication.
     pub(crate) compat_mul: Option<Handle<Function>>,
+    /// Inside a flattened IF (structured.rs): the condition under which writes take effect.
+    pub(crate) pred: Option<Handle<Expression>>,
 }
 
 /// Translates a vertex program.
@@ -450,6 +452,7 @@ fn build(setup: &Setup, geometry: bool, options: &Options) -> Result<Translation
             exact: exact_fns,
             ssa: None,
             compat_mul,
+            pred: None,
         };
         g.reset(straight.is_none());
         match (straight, tree) {

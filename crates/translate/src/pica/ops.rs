@@ -149,20 +149,25 @@ impl Gen<'_> {
                 DstReg::Output(i) => 32 + i as usize,
                 DstReg::Temp(i) => 16 + i as usize,
             };
-            let v = if mask & 0xF == 0xF {
+            let v = if mask & 0xF == 0xF && self.pred.is_none() {
                 value
             } else {
                 let old = match self.ssa.as_ref().and_then(|s| s[slot]) {
                     Some(h) => h,
                     None => self.fb.f32x4(0.0),
                 };
-                let comps = (0..4)
-                    .map(|k| {
-                        let from = if mask & (8 >> k) != 0 { value } else { old };
-                        self.fb.at(from, k)
-                    })
-                    .collect();
-                self.fb.compose(self.abi.vec4f, comps)
+                let v = if mask & 0xF == 0xF {
+                    value
+                } else {
+                    let comps = (0..4)
+                        .map(|k| {
+                            let from = if mask & (8 >> k) != 0 { value } else { old };
+                            self.fb.at(from, k)
+                        })
+                        .collect();
+                    self.fb.compose(self.abi.vec4f, comps)
+                };
+                self.guard(v, old)
             };
             if let Some(s) = self.ssa.as_mut() {
                 s[slot] = Some(v);
@@ -175,19 +180,53 @@ impl Gen<'_> {
         };
         let g = self.fb.global(g);
         let p = self.fb.at(g, i as u32);
-        if mask & 0xF == 0xF {
+        if mask & 0xF == 0xF && self.pred.is_none() {
             self.fb.store(p, value);
             return;
         }
         let old = self.fb.load(p);
-        let comps = (0..4)
-            .map(|k| {
-                let from = if mask & (8 >> k) != 0 { value } else { old };
-                self.fb.at(from, k)
-            })
-            .collect();
-        let v = self.fb.compose(self.abi.vec4f, comps);
+        let v = if mask & 0xF == 0xF {
+            value
+        } else {
+            let comps = (0..4)
+                .map(|k| {
+                    let from = if mask & (8 >> k) != 0 { value } else { old };
+                    self.fb.at(from, k)
+                })
+                .collect();
+            self.fb.compose(self.abi.vec4f, comps)
+        };
+        let v = self.guard(v, old);
         self.fb.store(p, v);
+    }
+
+    /// Inside a flattened IF (structured.rs): `pred ? new : old` on the bit patterns of a vec4
+    /// register value, so that the instruction takes effect only where the condition holds;
+    /// else `new`.
+    fn guard(&mut self, new: H, old: H) -> H {
+        match self.pred {
+            Some(p) => {
+                let p = self.fb.splat(p);
+                self.select_bits(p, new, old)
+            }
+            None => new,
+        }
+    }
+
+    /// Stores cmp.x and cmp.y (under the predicate of a flattened IF, where it holds).
+    fn store_flags(&mut self, x: H, y: H) {
+        let gx = self.fb.global(self.abi.cmp_x);
+        let gy = self.fb.global(self.abi.cmp_y);
+        let (x, y) = match self.pred {
+            Some(p) => {
+                let ox = self.fb.load(gx);
+                let oy = self.fb.load(gy);
+                (self.fb.select(p, x, ox), self.fb.select(p, y, oy))
+            }
+            None => (x, y),
+        };
+        self.fb.store(gx, x);
+        self.fb.store(gy, y);
     }
 
     /// `cond ? a : b` on the bit patterns: a float select of a comparison of the same operands is
@@ -309,10 +348,7 @@ impl Gen<'_> {
                 let (ay, by) = (self.fb.at(a, 1), self.fb.at(b, 1));
                 let x = self.cmp(cmp_x, ax, bx);
                 let y = self.cmp(cmp_y, ay, by);
-                let gx = self.fb.global(self.abi.cmp_x);
-                self.fb.store(gx, x);
-                let gy = self.fb.global(self.abi.cmp_y);
-                self.fb.store(gy, y);
+                self.store_flags(x, y);
                 true
             }
             (Mad | Madi, Operands::Mad { dst, src1, src2, src3, desc, .. }) => {
@@ -389,7 +425,7 @@ impl Gen<'_> {
                         let x = self.fb.at(a, 0);
                         let y = self.fb.at(a, 1);
                         let w = self.fb.at(a, 3);
-                        // max(v, 0) with the MAX rule (the second operand 0 is never -inf).
+                        // max(v, 0) with the MAX rule.
                         let xgt = self.fb.bin(B::Greater, x, zero);
                         let mx = self.select_bits(xgt, x, zero);
                         let wgt = self.fb.bin(B::Greater, w, zero);
@@ -402,10 +438,7 @@ impl Gen<'_> {
                         let y2 = self.select_bits(ygt, y1, nlim);
                         let cx = self.fb.bin(B::GreaterEqual, x, zero);
                         let cw = self.fb.bin(B::GreaterEqual, w, zero);
-                        let gx = self.fb.global(self.abi.cmp_x);
-                        self.fb.store(gx, cx);
-                        let gy = self.fb.global(self.abi.cmp_y);
-                        self.fb.store(gy, cw);
+                        self.store_flags(cx, cw);
                         let zero2 = self.fb.f32(0.0);
                         self.fb.compose(self.abi.vec4f, vec![mx, y2, zero2, mw])
                     }
@@ -419,14 +452,9 @@ impl Gen<'_> {
                     Flr => self.fb.math1(M::Floor, a),
                     // max(a, b) = a > b ? a : b and min(a, b) = a < b ? a : b give the ISA page's
                     // NaN order: max(0, NaN) = NaN, max(NaN, 0) = 0, and the same for min.
-                    // The ISA table's max(0, -inf) = -inf: a -inf second operand is returned
-                    // (pica::interp::f24ops::max, specs/pica200-facts.md open question).
+                    // max(0, -inf) = 0 as measured on hardware (pica::interp::f24ops::max).
                     Max => {
                         let t = self.fb.bin(B::Greater, a, b);
-                        let ninf = self.fb.f32_bits(0xFF80_0000);
-                        let ninf = self.fb.splat(ninf);
-                        let not_ninf = self.fb.bin(B::NotEqual, b, ninf);
-                        let t = self.fb.bin(B::And, t, not_ninf);
                         self.select_bits(t, a, b)
                     }
                     Min => {
@@ -447,6 +475,14 @@ impl Gen<'_> {
                             }
                         }
                         let nv = self.fb.compose(self.abi.vec2i, comps);
+                        let nv = match self.pred {
+                            Some(p) => {
+                                let p = self.fb.expr(Expression::Splat { size: VectorSize::Bi, value: p });
+                                self.fb.select(p, nv, old)
+                            }
+                            None => nv,
+                        };
+                        let g = self.fb.global(self.abi.a0);
                         self.fb.store(g, nv);
                         return true;
                     }

@@ -17,6 +17,10 @@
 //!   `if !cond` around the skipped statements); the top level reaches an END, and no END lies
 //!   inside a loop (a `return` there is left to the dispatch loop).
 //!
+//! Small IF, CALL and forward-jump bodies without loops, BREAK, END or EMIT are flattened: their
+//! instructions run unconditionally with every write under the condition (`cond ? new : old`),
+//! which lavapipe compiles much faster than branches (docs/pica-translate.md "Driver facts").
+//!
 //! Loops are bounded like the interpreter's step budget from below: each iteration counts one
 //! step, and after [`super::MAX_STEPS`] iterations every loop breaks at its next iteration, which
 //! only a run the interpreter also stops (it counts at least one instruction per iteration) can
@@ -189,6 +193,29 @@ pub(crate) fn analyze(code: &[u32], main: u32) -> Option<(Vec<Node>, u32)> {
     Some((nodes, a.loop_depth))
 }
 
+/// The number of instructions in `nodes` when they can be flattened (no loop, BREAK, END, EMIT
+/// or SETEMIT, which need real control flow), else `None`.
+fn flat_size(code: &[u32], nodes: &[Node]) -> Option<usize> {
+    let mut n = 0;
+    for node in nodes {
+        n += match node {
+            Node::Inst(k) => match Instruction::decode(code[*k]).opcode {
+                Opcode::Emit | Opcode::Setemit => return None,
+                _ => 1,
+            },
+            Node::If { then, els, .. } => 1 + flat_size(code, then)? + flat_size(code, els)?,
+            Node::Call { body, .. } | Node::Skip { body, .. } => 1 + flat_size(code, body)?,
+            Node::End | Node::Loop { .. } | Node::Break { .. } => return None,
+        };
+    }
+    Some(n)
+}
+
+/// Whether an IF, CALL or forward jump with these bodies is flattened.
+fn flattens(code: &[u32], bodies: &[&[Node]]) -> bool {
+    bodies.iter().map(|b| flat_size(code, b)).sum::<Option<usize>>().is_some_and(|n| n <= MAX_FLAT)
+}
+
 /// State of the structured emission.
 struct Emit {
     /// Loop iterations so far (the step budget).
@@ -197,6 +224,10 @@ struct Emit {
     owns: Vec<H>,
 }
 
+/// Instructions an IF, CALL or forward jump may hold (nested ones included) to be flattened:
+/// executed unconditionally, with every write under its condition.
+const MAX_FLAT: usize = 256;
+
 impl Gen<'_> {
     /// Emits a structured program.
     pub(super) fn structured(&mut self, nodes: &[Node]) {
@@ -204,7 +235,32 @@ impl Gen<'_> {
         let zero = self.fb.u32(0);
         let iters = self.fb.local("iterations", u, Some(zero));
         let mut ctx = Emit { iters, owns: Vec::new() };
+        // Without loops, and with every construct flattened, the program is straight code over
+        // SSA values with selects, as a straight program is.
+        let flat = nodes.iter().all(|n| match n {
+            Node::Inst(_) | Node::End => true,
+            Node::If { then, els, .. } => flattens(self.code, &[then, els]),
+            Node::Call { body, .. } | Node::Skip { body, .. } => flattens(self.code, &[body]),
+            Node::Loop { .. } | Node::Break { .. } => false,
+        });
+        if flat {
+            self.ssa = Some([None; 48]);
+        }
         self.nodes(nodes, &mut ctx);
+        self.ssa = None;
+    }
+
+    /// `nodes` executed unconditionally, their writes taking effect where `cond` (and the
+    /// enclosing predicate) holds.
+    fn predicated(&mut self, cond: H, nodes: &[Node], ctx: &mut Emit) {
+        let outer = self.pred;
+        let p = match outer {
+            Some(o) => self.fb.bin(B::LogicalAnd, o, cond),
+            None => cond,
+        };
+        self.pred = Some(p);
+        self.nodes(nodes, ctx);
+        self.pred = outer;
     }
 
     fn nodes(&mut self, nodes: &[Node], ctx: &mut Emit) {
@@ -214,7 +270,28 @@ impl Gen<'_> {
                     let inst = Instruction::decode(self.code[*k]);
                     self.simple(&inst);
                 }
-                Node::End => self.fb.stmt(Statement::Return { value: None }),
+                Node::End => {
+                    self.flush_outputs();
+                    self.fb.stmt(Statement::Return { value: None })
+                }
+                Node::If { at, then, els } if flattens(self.code, &[then, els]) => {
+                    let inst = Instruction::decode(self.code[*at]);
+                    let cond = self.flow_condition(&inst);
+                    self.predicated(cond, then, ctx);
+                    let not = self.fb.not(cond);
+                    self.predicated(not, els, ctx);
+                }
+                Node::Call { at, body } if flattens(self.code, &[body]) => {
+                    let inst = Instruction::decode(self.code[*at]);
+                    let cond = self.flow_condition(&inst);
+                    self.predicated(cond, body, ctx);
+                }
+                Node::Skip { at, body } if flattens(self.code, &[body]) => {
+                    let inst = Instruction::decode(self.code[*at]);
+                    let cond = self.flow_condition(&inst);
+                    let run = self.fb.not(cond);
+                    self.predicated(run, body, ctx);
+                }
                 Node::If { at, then, els } => {
                     let inst = Instruction::decode(self.code[*at]);
                     let cond = self.flow_condition(&inst);
