@@ -53,10 +53,9 @@ fn main() {
     }
     for precision in precisions {
         let t = std::time::Instant::now();
-        let options = translate::pica::Options { precision, dispatch_only };
+        let options = translate::pica::Options { precision, dispatch_only, compute_wrapper: true };
         let tr = translate::pica::translate(&shbin, 0, options).expect("translate");
-        let info = translate::backend::validate(&tr.module).expect("validate");
-        let words = translate::backend::spirv(&tr.module, &info, precision).expect("spirv");
+        let words = tr.spirv().expect("spirv");
         let ours = t.elapsed().as_secs_f64();
         if let Some(dir) = spv_dir {
             let name = format!("{dir}/{precision:?}.spv").to_lowercase();
@@ -71,7 +70,7 @@ fn main() {
         let first = t.elapsed().as_secs_f64();
         println!(
             "{precision:?}: {:?}, {} words, translate {:.1} ms, pipeline {:.3} s, pipeline + first dispatch {:.3} s",
-            tr.interface.flow,
+            tr.interface().flow,
             words.len(),
             ours * 1e3,
             build.as_secs_f64(),
@@ -80,15 +79,7 @@ fn main() {
         if args.iter().any(|a| a == "glslang") {
             // glslangValidator's SPIR-V of our own GLSL for the same module, for comparison.
             let entry = (naga::ShaderStage::Compute, translate::pica::COMPUTE_ENTRY);
-            let glsl = translate::backend::write_validated(
-                &tr.module,
-                &info,
-                translate::backend::Target::Glsl,
-                entry,
-                precision,
-            )
-            .expect("glsl")
-            .to_bytes();
+            let glsl = tr.write_entry(translate::Target::Glsl, entry).expect("glsl").to_bytes();
             let dir = std::env::temp_dir().join(format!("pipeline_time_{}", std::process::id()));
             std::fs::create_dir_all(&dir).expect("temp dir");
             let (src, spv) = (dir.join("shader.comp"), dir.join("shader.spv"));

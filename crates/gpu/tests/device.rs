@@ -184,7 +184,7 @@ fn special_cases_of_the_isa_page_in_compat() {
 /// `compat` and `exact`, and the interpreter on the same inputs.
 #[test]
 fn max_and_min_rows_give_the_hardware_results_in_compat_and_exact() {
-    let Some(gpu) = Gpu::for_tests() else { return };
+    let Some(gpu) = device() else { return };
     let nan = f32::from_bits(0x7FC0_0000);
     // (a, b, max(a, b), min(a, b)), one row per component.
     let rows: [[(f32, f32, f32, f32); 4]; 2] = [
@@ -632,12 +632,12 @@ fn exact_keeps_the_sign_of_zero_where_a_constant_write_is_skipped() {
 /// on lavapipe is in BENCHMARKS.md (`cargo bench -p gpu`).
 #[test]
 fn ifc_block_program_verifies_in_exact_and_compat() {
-    let Some(gpu) = Gpu::for_tests() else { return };
+    let Some(gpu) = device() else { return };
     let text = include_str!("data/ifc40.v.pica");
     let src = pica::asm::Source { name: "ifc40.v.pica", text };
     let shbin = pica::asm::assemble(&[src], &Default::default()).unwrap().shbin;
     let t = translate(&shbin, 0, Options { precision: Precision::Exact, ..Options::default() }).unwrap();
-    assert_eq!(t.interface.flow, translate::pica::FlowKind::Structured);
+    assert_eq!(t.interface().flow, translate::pica::FlowKind::Structured);
     for precision in [Precision::Exact, Precision::Compat] {
         let settings = gpu::verify::Settings { cases: 256, precision, seed: 12, dispatch_only: false };
         let report = gpu::verify::verify_vertex(&gpu, &shbin, 0, settings).unwrap();

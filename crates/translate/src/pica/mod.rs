@@ -294,7 +294,17 @@ impl Translation {
     /// # Errors
     /// [`Error::Backend`] when the writer fails.
     pub fn write(&self, target: Target) -> Result<Output, Error> {
-        let out = backend::write_validated(&self.module, &self.info, target, self.entry(), self.options.precision)?;
+        self.write_entry(target, self.entry())
+    }
+
+    /// Writes `target` for another entry point of the module: the compute wrapper
+    /// ([`COMPUTE_ENTRY`], when [`Options::compute_wrapper`] is set) for a text target that
+    /// writes one stage.
+    ///
+    /// # Errors
+    /// [`Error::Backend`] when the writer fails (also for an entry point the module lacks).
+    pub fn write_entry(&self, target: Target, entry: (ShaderStage, &str)) -> Result<Output, Error> {
+        let out = backend::write_validated(&self.module, &self.info, target, entry, self.options.precision)?;
         Ok(match out {
             Output::Text(text) if !self.notes.is_empty() => Output::Text(annotate(&text, &self.notes)),
             out => out,
