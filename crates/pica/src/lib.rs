@@ -13,3 +13,4 @@ pub mod isa;
 pub mod regs;
 pub mod shbin;
 pub mod smith;
+pub mod state;
