@@ -520,6 +520,7 @@ fn pica_cmdlist_state_prints_the_final_state_and_the_draws() {
     assert_eq!(v["lighting_luts"]["D1"][1], 0xB);
     assert_eq!(v["draws"][0]["kind"], "arrays");
     assert_eq!(v["draws"][0]["vertex_count"], 36);
+    assert_eq!(v["draws"][0]["vertex_input"]["attributes"][0]["type"], "byte");
     assert_eq!(v["finalized_at"][0], 0x38);
     let regs = v["registers"].as_array().unwrap();
     let mask = regs.iter().find(|r| r["name"] == "GPUREG_DEPTH_COLOR_MASK").unwrap();

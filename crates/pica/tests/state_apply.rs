@@ -234,3 +234,44 @@ fn a_read_error_keeps_the_writes_before_it() {
     t.apply_list(&list);
     assert_eq!(t.regs, s.regs);
 }
+
+#[test]
+fn attribute_and_index_buffer_configuration_of_a_draw() {
+    use pica::regs::layouts::{AttribType, BufferComponent, IndexType};
+    let s = run(|w| {
+        // Base 0x1800_0000; attribute 0 float x3, attribute 1 ubyte x4, attribute 2 fixed;
+        // three attributes in all.
+        w.write(0x200, 0x1800_0000 >> 3).write(0x201, 0b1101_1011).write(0x202, (2 << 28) | (0b100 << 16));
+        // Buffer 0 at offset 0x40: attr0, 4 bytes padding, attr1; 20 bytes per vertex.
+        w.consecutive(0x203, &[0x40, 0x1C0, (3 << 28) | (20 << 16)]);
+        w.write(0x227, 0x200).write(0x228, 3).write(0x22F, 1);
+    });
+    let c = s.draws[0].vertex_config();
+    assert_eq!(c.base_address, 0x1800_0000);
+    assert_eq!(c.attribute_count, 3);
+    assert_eq!((c.attributes[0].kind, c.attributes[0].components()), (AttribType::Float, 3));
+    assert_eq!((c.attributes[1].kind, c.attributes[1].components()), (AttribType::UnsignedByte, 4));
+    assert!(c.attributes[2].fixed && !c.attributes[0].fixed);
+    assert_eq!(c.buffers[0].offset, 0x40);
+    assert_eq!(c.buffers[0].components, vec![BufferComponent::Attr0, BufferComponent::Pad4, BufferComponent::Attr1]);
+    assert_eq!(c.buffers[0].stride, 20);
+    assert!(c.buffers[1].components.is_empty());
+    assert_eq!((c.index_offset, c.index_type), (0x200, IndexType::U8));
+    assert_eq!(s.vertex_config(), c);
+}
+
+proptest::proptest! {
+    #[test]
+    fn random_words_never_panic_the_tracker(words in proptest::collection::vec(proptest::prelude::any::<u32>(), 0..300), ids in proptest::collection::vec(0x0u16..0x300, 0..200), values in proptest::collection::vec(proptest::prelude::any::<u32>(), 200)) {
+        let mut s = GpuState::new();
+        let _ = s.apply_words(&words);
+        // Random writes to random registers, upload ports included.
+        let mut w = Writer::new();
+        for (i, id) in ids.iter().enumerate() {
+            w.masked(*id, (values[i] >> 28) as u8, values[i]);
+        }
+        let mut t = GpuState::new();
+        t.apply_list(&w.finish());
+        proptest::prop_assert!(t.writes == ids.len());
+    }
+}

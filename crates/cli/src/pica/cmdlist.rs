@@ -11,7 +11,7 @@ use anyhow::Context;
 use clap::Args;
 use pica::regs::cmdlist::{words_of, Reader};
 use pica::regs::table;
-use pica::state::{Draw, DrawKind, GpuState, Vec4};
+use pica::state::{Draw, DrawKind, GpuState, Vec4, VertexConfig};
 use serde_json::{json, Value};
 
 #[derive(Args)]
@@ -145,6 +145,7 @@ fn draw_json(i: usize, d: &Draw) -> Value {
         "offset": d.offset,
         "vertex_count": d.vertex_count,
         "primitive": PRIMITIVES[d.primitive as usize & 3],
+        "vertex_input": vertex_json(&d.vertex_config()),
     });
     match d.kind {
         DrawKind::Arrays => v["vertex_offset"] = json!(d.vertex_offset),
@@ -158,6 +159,33 @@ fn draw_json(i: usize, d: &Draw) -> Value {
         }
     }
     v
+}
+
+fn vertex_json(c: &VertexConfig) -> Value {
+    let count = (c.attribute_count as usize).min(12);
+    let attributes: Vec<Value> = c.attributes[..count]
+        .iter()
+        .map(|a| {
+            if a.fixed {
+                json!({ "fixed": true })
+            } else {
+                json!({ "type": a.kind.name().unwrap_or("?"), "components": a.components() })
+            }
+        })
+        .collect();
+    let buffers: Vec<Value> = c
+        .buffers
+        .iter()
+        .filter(|b| !b.components.is_empty())
+        .map(|b| {
+            json!({
+                "offset": b.offset,
+                "stride": b.stride,
+                "components": b.components.iter().map(|c| c.name().unwrap_or("?")).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({ "base_address": c.base_address, "attributes": attributes, "buffers": buffers })
 }
 
 fn draw_text(i: usize, d: &Draw) -> String {

@@ -7,6 +7,10 @@
 
 use std::sync::Arc;
 
+pub mod vertex;
+
+pub use vertex::{AttributeBuffer, AttributeFormat, VertexConfig};
+
 use crate::float24::F24;
 use crate::regs::cmdlist::{CommandList, ReadError, Reader, Write};
 use crate::regs::table::REGISTER_COUNT;
@@ -223,6 +227,13 @@ pub fn unpack_f24x4(w: [u32; 3]) -> Vec4 {
 pub fn pack_f24x4(v: Vec4) -> [u32; 3] {
     let [x, y, z, w] = v.map(F24::bits);
     [(w << 8) | (z >> 16), ((z & 0xFFFF) << 16) | (y >> 8), ((y & 0xFF) << 24) | x]
+}
+
+impl Draw {
+    /// The attribute and index buffer configuration the draw used.
+    pub fn vertex_config(&self) -> VertexConfig {
+        VertexConfig::from_regs(&self.regs)
+    }
 }
 
 impl GpuState {
@@ -506,6 +517,11 @@ impl GpuState {
             let unit_name = if vertex { "vertex" } else { "geometry" };
             self.warn(offset, format!("{unit_name} shader {what} word {i} is past the end of its memory; dropped"));
         }
+    }
+
+    /// The current attribute and index buffer configuration.
+    pub fn vertex_config(&self) -> VertexConfig {
+        VertexConfig::from_regs(&self.regs)
     }
 
     /// The four integer uniforms of a unit (x, y, z, w each).
