@@ -102,6 +102,13 @@ fn typed_decoders_of_common_registers() {
     assert_eq!(o.rgb0, TexEnvRgbOperand::SrcAlpha);
     assert_eq!(o.rgb2, TexEnvRgbOperand::OneMinusSrcBlue);
     assert_eq!(o.alpha0, TexEnvAlphaOperand::OneMinusSrcAlpha);
+    // Shadow: bit 0 is "orthographic" (the page's label is inverted), bias = upper 23 of 24 bits.
+    let sh = TexShadow::decode(0x0000_0003);
+    assert!(sh.orthographic);
+    match table::layout(0x8B).fields[1].value(sh.z_bias.0) {
+        Value::Float { value, .. } => assert_eq!(value, 2.0 / 16_777_216.0),
+        other => panic!("{other:?}"),
+    }
     let l = LightingLutIndex::decode(0x1105);
     assert_eq!((l.table, l.index), (LightingLut::Da1, 5));
 }

@@ -283,7 +283,12 @@ pica_register! { TexParam = "texunit_param" {
 pica_register! { TexLod = "texunit_lod" { bias: Fixed<true, 4, 8> = [12:0], max_level: u32 = [19:16], min_level: u32 = [27:24] } }
 pica_register! { TexAddr1 = "texunit_addr1" { address_div8: u32 = [27:0] } }
 pica_register! { TexAddrN = "texunit_addr" { address_div8: u32 = [21:0] } }
-pica_register! { TexShadow = "texunit_shadow" { perspective: bool = [0:0], z_bias: Fixed<false, 0, 24> = [23:1] } }
+pica_register! {
+    /// Bit 0 set means no perspective divide: the page labels it "1 = perspective", but citro3d
+    /// writes 0 for perspective (docs/specs/pica200-fragment-facts.md 6.3). Bits 1-23 are the upper
+    /// 23 bits of a 24-bit bias, so the field read as fixed0.0.23 is the bias.
+    TexShadow = "texunit_shadow" { orthographic: bool = [0:0], z_bias: Fixed<false, 0, 23> = [23:1] }
+}
 pica_register! { TexType = "texunit_type" { format: TextureFormat = [3:0] } }
 pica_register! { ProcTex0 = "proctex0" {
     u_clamp: ProcTexClamp = [2:0], v_clamp: ProcTexClamp = [5:3], rgb_func: ProcTexMap = [9:6], alpha_func: ProcTexMap = [13:10],
