@@ -10,8 +10,10 @@ use serde::Serialize;
 /// How a field's bits are read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// Unsigned integer.
+    /// Unsigned integer, printed in decimal.
     Uint,
+    /// Unsigned integer printed in hex (addresses, offsets, masks, raw data).
+    Hex,
     /// Two's-complement signed integer.
     Int,
     /// One-bit flag.
@@ -60,6 +62,7 @@ impl Field {
     pub fn value(&self, bits: u32) -> Value {
         match self.kind {
             Kind::Uint => Value::Uint(bits),
+            Kind::Hex => Value::Hex(bits),
             Kind::Bool => Value::Bool(bits != 0),
             Kind::Int => Value::Int(sign_extend(bits, self.width())),
             Kind::Enum(names) => match names.iter().find(|(v, _)| *v == bits) {
@@ -106,6 +109,7 @@ pub fn float_value(bits: u32, exp: u8, mant: u8) -> f64 {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Value {
     Uint(u32),
+    Hex(u32),
     Int(i64),
     Bool(bool),
     Enum { raw: u32, name: &'static str },
@@ -115,8 +119,8 @@ pub enum Value {
 impl std::fmt::Display for Value {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match *self {
-            Value::Uint(v) if v > 9 => write!(f, "0x{v:x}"),
             Value::Uint(v) => write!(f, "{v}"),
+            Value::Hex(v) => write!(f, "0x{v:x}"),
             Value::Int(v) => write!(f, "{v}"),
             Value::Bool(b) => write!(f, "{b}"),
             Value::Enum { name, .. } => f.write_str(name),
@@ -188,7 +192,7 @@ impl Layout {
             .map(|f| {
                 let bits = f.get(raw);
                 let (value, meaning) = match f.value(bits) {
-                    Value::Uint(v) => (Json::Uint(v.into()), None),
+                    Value::Uint(v) | Value::Hex(v) => (Json::Uint(v.into()), None),
                     Value::Int(v) => (Json::Int(v), None),
                     Value::Bool(b) => (Json::Bool(b), None),
                     Value::Enum { raw, name } => (Json::Uint(raw.into()), Some(name)),
@@ -236,6 +240,20 @@ impl FieldType for u32 {
     }
     fn to_bits(self) -> u32 {
         self
+    }
+}
+
+/// An unsigned field printed in hex.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Hex(pub u32);
+
+impl FieldType for Hex {
+    const KIND: Kind = Kind::Hex;
+    fn from_bits(bits: u32) -> Self {
+        Hex(bits)
+    }
+    fn to_bits(self) -> u32 {
+        self.0
     }
 }
 

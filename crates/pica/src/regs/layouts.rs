@@ -1,7 +1,7 @@
 //! Every register layout of the register page (3dbrew "GPU/Internal Registers", the per-register
 //! sections), one `pica_register!` per layout, and the enumerations of their values.
 
-use super::fields::{pica_enum, pica_register, Fixed, Signed, F16, F20, F24, F31};
+use super::fields::{pica_enum, pica_register, Fixed, Hex, Signed, F16, F20, F24, F31};
 
 pica_enum! {
     /// GPUREG_FACECULLING_CONFIG culling mode.
@@ -244,9 +244,11 @@ pica_enum! {
 }
 
 pica_register! { /// Any register with no documented fields: the whole word.
-Raw = "raw" { value: u32 = [31:0] } }
+Raw = "raw" { value: Hex = [31:0] } }
 pica_register! { /// A trigger or a plain 32-bit number.
-Trigger = "trigger" { value: u32 = [31:0] } }
+Trigger = "trigger" { value: Hex = [31:0] } }
+pica_register! { /// A 32-bit count or index.
+Number = "number" { value: u32 = [31:0] } }
 pica_register! { CullConfig = "faceculling_config" { mode: CullMode = [1:0] } }
 pica_register! { /// One f24 value in bits 0-23.
 FloatValue24 = "f24" { value: F24 = [23:0] } }
@@ -260,29 +262,29 @@ pica_register! { OutattrMode = "sh_outattr_mode" { use_texcoords: bool = [0:0] }
 pica_register! { ScissorMode = "scissortest_mode" { mode: u32 = [1:0] } }
 pica_register! { Xy10 = "xy" { x: u32 = [9:0], y: u32 = [25:16] } }
 pica_register! { SignedXy10 = "signed_xy" { x: Signed = [9:0], y: Signed = [25:16] } }
-pica_register! { Value24 = "u24" { value: u32 = [23:0] } }
-pica_register! { BufferDim = "buffer_dim" { width: u32 = [10:0], height_minus_1: u32 = [21:12], one: u32 = [24:24] } }
+pica_register! { Value24 = "u24" { value: Hex = [23:0] } }
+pica_register! { BufferDim = "buffer_dim" { width: u32 = [10:0], height_minus_1: u32 = [21:12], one: Hex = [24:24] } }
 pica_register! { OutattrClock = "sh_outattr_clock" {
     position_z: bool = [0:0], color: bool = [1:1], texcoord0: bool = [8:8], texcoord1: bool = [9:9],
     texcoord2: bool = [10:10], texcoord0_w: bool = [16:16], normquat_or_view: bool = [24:24],
 } }
 pica_register! { TexUnitConfig = "texunit_config" {
-    texture0: bool = [0:0], texture1: bool = [1:1], texture2: bool = [2:2], zero3: u32 = [3:3],
-    texture3_coords: Tex3Coords = [9:8], texture3: bool = [10:10], one12: u32 = [12:12],
-    texture2_coords: Tex2Coords = [13:13], clear_cache: bool = [16:16], zero17: u32 = [31:17],
+    texture0: bool = [0:0], texture1: bool = [1:1], texture2: bool = [2:2], zero3: Hex = [3:3],
+    texture3_coords: Tex3Coords = [9:8], texture3: bool = [10:10], one12: Hex = [12:12],
+    texture2_coords: Tex2Coords = [13:13], clear_cache: bool = [16:16], zero17: Hex = [31:17],
 } }
 pica_register! { /// RGBA, 8 bits each.
 Rgba8 = "rgba8" { r: u32 = [7:0], g: u32 = [15:8], b: u32 = [23:16], a: u32 = [31:24] } }
 pica_register! { Rgb8 = "rgb8" { r: u32 = [7:0], g: u32 = [15:8], b: u32 = [23:16] } }
 pica_register! { TexDim = "texunit_dim" { height: u32 = [10:0], width: u32 = [26:16] } }
 pica_register! { TexParam = "texunit_param" {
-    mag_filter: Filter = [1:1], min_filter: Filter = [2:2], etc1: u32 = [5:4], wrap_t: Wrap = [10:8],
-    wrap_s: Wrap = [14:12], zero16: u32 = [17:16], shadow: bool = [20:20], mip_filter: Filter = [24:24],
+    mag_filter: Filter = [1:1], min_filter: Filter = [2:2], etc1: Hex = [5:4], wrap_t: Wrap = [10:8],
+    wrap_s: Wrap = [14:12], zero16: Hex = [17:16], shadow: bool = [20:20], mip_filter: Filter = [24:24],
     texture_type: TextureType = [30:28],
 } }
 pica_register! { TexLod = "texunit_lod" { bias: Fixed<true, 4, 8> = [12:0], max_level: u32 = [19:16], min_level: u32 = [27:24] } }
-pica_register! { TexAddr1 = "texunit_addr1" { address_div8: u32 = [27:0] } }
-pica_register! { TexAddrN = "texunit_addr" { address_div8: u32 = [21:0] } }
+pica_register! { TexAddr1 = "texunit_addr1" { address_div8: Hex = [27:0] } }
+pica_register! { TexAddrN = "texunit_addr" { address_div8: Hex = [21:0] } }
 pica_register! {
     /// Bit 0 set means no perspective divide: the page labels it "1 = perspective", but citro3d
     /// writes 0 for perspective (docs/specs/pica200-fragment-facts.md 6.3). Bits 1-23 are the upper
@@ -293,12 +295,12 @@ pica_register! { TexType = "texunit_type" { format: TextureFormat = [3:0] } }
 pica_register! { ProcTex0 = "proctex0" {
     u_clamp: ProcTexClamp = [2:0], v_clamp: ProcTexClamp = [5:3], rgb_func: ProcTexMap = [9:6], alpha_func: ProcTexMap = [13:10],
     separate_alpha: bool = [14:14], noise: bool = [15:15], u_shift: ProcTexShift = [17:16], v_shift: ProcTexShift = [19:18],
-    bias_low: u32 = [27:20],
+    bias_low: Hex = [27:20],
 } }
 pica_register! { ProcTexNoise = "proctex_noise" { amplitude: Fixed<true, 3, 12> = [15:0], phase: F16 = [31:16] } }
 pica_register! { ProcTex3 = "proctex3" { u_frequency: F16 = [15:0], v_frequency: F16 = [31:16] } }
-pica_register! { ProcTex4 = "proctex4" { min_filter: ProcTexFilter = [2:0], const_0x60: u32 = [10:3], width: u32 = [18:11], bias_high: u32 = [26:19] } }
-pica_register! { ProcTex5 = "proctex5" { offset: u32 = [7:0], const_0xe0c080: u32 = [31:8] } }
+pica_register! { ProcTex4 = "proctex4" { min_filter: ProcTexFilter = [2:0], const_0x60: Hex = [10:3], width: u32 = [18:11], bias_high: Hex = [26:19] } }
+pica_register! { ProcTex5 = "proctex5" { offset: Hex = [7:0], const_0xe0c080: Hex = [31:8] } }
 pica_register! { ProcTexLutIndex = "proctex_lut" { index: u32 = [7:0], table: ProcTexLut = [11:8] } }
 pica_register! { TexEnvSourceReg = "texenv_source" {
     rgb0: TexEnvSource = [3:0], rgb1: TexEnvSource = [7:4], rgb2: TexEnvSource = [11:8],
@@ -314,13 +316,13 @@ pica_register! { TexEnvUpdateBuffer = "texenv_update_buffer" {
     fog_mode: FogMode = [2:0], density_source: DensitySource = [3:3],
     rgb1: BufferInput = [8:8], rgb2: BufferInput = [9:9], rgb3: BufferInput = [10:10], rgb4: BufferInput = [11:11],
     alpha1: BufferInput = [12:12], alpha2: BufferInput = [13:13], alpha3: BufferInput = [14:14], alpha4: BufferInput = [15:15],
-    z_flip: bool = [16:16], zero24: u32 = [25:24],
+    z_flip: bool = [16:16], zero24: Hex = [25:24],
 } }
 pica_register! { Float16Value = "f16" { value: F16 = [15:0] } }
 pica_register! { LutIndex16 = "lut_index" { index: u32 = [15:0] } }
 pica_register! { /// A write to a LUT data port (the entry's meaning depends on the table selected).
-LutData = "lut_data" { data: u32 = [31:0] } }
-pica_register! { ColorOperation = "color_operation" { mode: FragmentOpMode = [1:0], blend: BlendMode = [8:8], const_0xe4: u32 = [25:16] } }
+LutData = "lut_data" { data: Hex = [31:0] } }
+pica_register! { ColorOperation = "color_operation" { mode: FragmentOpMode = [1:0], blend: BlendMode = [8:8], const_0xe4: Hex = [25:16] } }
 pica_register! { BlendFunc = "blend_func" {
     rgb_equation: BlendEquation = [2:0], alpha_equation: BlendEquation = [10:8],
     rgb_src: BlendFactor = [19:16], rgb_dst: BlendFactor = [23:20], alpha_src: BlendFactor = [27:24], alpha_dst: BlendFactor = [31:28],
@@ -328,20 +330,20 @@ pica_register! { BlendFunc = "blend_func" {
 pica_register! { LogicOpReg = "logic_op" { op: LogicOp = [3:0] } }
 pica_register! { AlphaTest = "alpha_test" { enabled: bool = [0:0], func: CompareFunc = [6:4], reference: u32 = [15:8] } }
 pica_register! { StencilTest = "stencil_test" {
-    enabled: bool = [0:0], func: CompareFunc = [6:4], buffer_mask: u32 = [15:8], reference: Signed = [23:16], mask: u32 = [31:24],
+    enabled: bool = [0:0], func: CompareFunc = [6:4], buffer_mask: Hex = [15:8], reference: Signed = [23:16], mask: Hex = [31:24],
 } }
 pica_register! { StencilOpReg = "stencil_op" { fail: StencilOp = [2:0], z_fail: StencilOp = [6:4], z_pass: StencilOp = [10:8] } }
 pica_register! { DepthColorMask = "depth_color_mask" {
     depth_test: bool = [0:0], depth_func: CompareFunc = [6:4], red: bool = [8:8], green: bool = [9:9],
     blue: bool = [10:10], alpha: bool = [11:11], depth_write: bool = [12:12],
 } }
-pica_register! { TriggerBit = "trigger_bit" { trigger: bool = [0:0], zero: u32 = [31:1] } }
-pica_register! { Access4 = "buffer_access" { allow: u32 = [3:0] } }
+pica_register! { TriggerBit = "trigger_bit" { trigger: bool = [0:0], zero: Hex = [31:1] } }
+pica_register! { Access4 = "buffer_access" { allow: Hex = [3:0] } }
 pica_register! { DepthStencilAccess = "depth_stencil_access" { stencil: bool = [0:0], depth: bool = [1:1] } }
 pica_register! { DepthFormatReg = "depthbuffer_format" { format: DepthFormat = [1:0] } }
 pica_register! { ColorFormatReg = "colorbuffer_format" { pixel_size: PixelSize = [1:0], format: ColorFormat = [18:16] } }
 pica_register! { Block32 = "framebuffer_block32" { mode: BlockMode = [0:0] } }
-pica_register! { Address28 = "address_div8" { address_div8: u32 = [27:0] } }
+pica_register! { Address28 = "address_div8" { address_div8: Hex = [27:0] } }
 pica_register! { GasLight = "gas_light" { min: u32 = [7:0], max: u32 = [15:8], attenuation: u32 = [23:16] } }
 pica_register! { GasLightZColor = "gas_light_z_color" { effect: u32 = [7:0] } }
 pica_register! { GasDeltaZ = "gas_deltaz_depth" { proportion: Fixed<false, 16, 8> = [23:0] } }
@@ -356,15 +358,15 @@ pica_register! { LightConfig = "light_config" { directional: bool = [0:0], two_s
 pica_register! { Float20Value = "f20" { value: F20 = [19:0] } }
 pica_register! { NumLights = "lighting_num_lights" { count_minus_1: u32 = [2:0] } }
 pica_register! { LightingConfig0 = "lighting_config0" {
-    shadow_factor: bool = [0:0], fresnel: FresnelSelector = [3:2], config: LightEnvConfig = [7:4], const_4: u32 = [11:8],
+    shadow_factor: bool = [0:0], fresnel: FresnelSelector = [3:2], config: LightEnvConfig = [7:4], const_4: Hex = [11:8],
     shadow_primary: bool = [16:16], shadow_secondary: bool = [17:17], shadow_invert: bool = [18:18], shadow_alpha: bool = [19:19],
     bump_unit: u32 = [23:22], shadow_unit: u32 = [25:24], clamp_highlights: bool = [27:27], bump_mode: BumpMode = [29:28],
-    bump_renorm_disabled: bool = [30:30], one31: u32 = [31:31],
+    bump_renorm_disabled: bool = [30:30], one31: Hex = [31:31],
 } }
 pica_register! { LightingConfig1 = "lighting_config1" {
-    shadow_disabled: u32 = [7:0], spot_disabled: u32 = [15:8], d0_disabled: bool = [16:16], d1_disabled: bool = [17:17],
-    one18: u32 = [18:18], fr_disabled: bool = [19:19], rb_disabled: bool = [20:20], rg_disabled: bool = [21:21],
-    rr_disabled: bool = [22:22], distance_attenuation_disabled: u32 = [31:24],
+    shadow_disabled: Hex = [7:0], spot_disabled: Hex = [15:8], d0_disabled: bool = [16:16], d1_disabled: bool = [17:17],
+    one18: Hex = [18:18], fr_disabled: bool = [19:19], rb_disabled: bool = [20:20], rg_disabled: bool = [21:21],
+    rr_disabled: bool = [22:22], distance_attenuation_disabled: Hex = [31:24],
 } }
 pica_register! { LightingLutIndex = "lighting_lut_index" { index: u32 = [7:0], table: LightingLut = [12:8] } }
 pica_register! { Disabled = "disable" { disabled: bool = [0:0] } }
@@ -382,7 +384,7 @@ pica_register! { LightPermutation = "lighting_light_permutation" {
     light0: u32 = [2:0], light1: u32 = [6:4], light2: u32 = [10:8], light3: u32 = [14:12],
     light4: u32 = [18:16], light5: u32 = [22:20], light6: u32 = [26:24], light7: u32 = [30:28],
 } }
-pica_register! { AttribBuffersLoc = "attribbuffers_loc" { address_div16: u32 = [28:1] } }
+pica_register! { AttribBuffersLoc = "attribbuffers_loc" { address_div16: Hex = [28:1] } }
 pica_register! { AttribFormatLow = "attribbuffers_format_low" {
     type0: AttribType = [1:0], size0: u32 = [3:2], type1: AttribType = [5:4], size1: u32 = [7:6],
     type2: AttribType = [9:8], size2: u32 = [11:10], type3: AttribType = [13:12], size3: u32 = [15:14],
@@ -392,9 +394,9 @@ pica_register! { AttribFormatLow = "attribbuffers_format_low" {
 pica_register! { AttribFormatHigh = "attribbuffers_format_high" {
     type8: AttribType = [1:0], size8: u32 = [3:2], type9: AttribType = [5:4], size9: u32 = [7:6],
     type10: AttribType = [9:8], size10: u32 = [11:10], type11: AttribType = [13:12], size11: u32 = [15:14],
-    fixed_mask: u32 = [27:16], count_minus_1: u32 = [31:28],
+    fixed_mask: Hex = [27:16], count_minus_1: u32 = [31:28],
 } }
-pica_register! { Offset28 = "offset" { offset: u32 = [27:0] } }
+pica_register! { Offset28 = "offset" { offset: Hex = [27:0] } }
 pica_register! { BufferConfig1 = "attribbuffer_config1" {
     comp0: BufferComponent = [3:0], comp1: BufferComponent = [7:4], comp2: BufferComponent = [11:8], comp3: BufferComponent = [15:12],
     comp4: BufferComponent = [19:16], comp5: BufferComponent = [23:20], comp6: BufferComponent = [27:24], comp7: BufferComponent = [31:28],
@@ -403,29 +405,29 @@ pica_register! { BufferConfig2 = "attribbuffer_config2" {
     comp8: BufferComponent = [3:0], comp9: BufferComponent = [7:4], comp10: BufferComponent = [11:8], comp11: BufferComponent = [15:12],
     stride: u32 = [23:16], count: u32 = [31:28],
 } }
-pica_register! { IndexBufferConfig = "indexbuffer_config" { offset: u32 = [27:0], index_type: IndexType = [31:31] } }
-pica_register! { GeostageConfig = "geostage_config" { geometry_shader: u32 = [1:0], triangle_elements: bool = [8:8], zero9: u32 = [9:9], subdivision: bool = [31:31] } }
+pica_register! { IndexBufferConfig = "indexbuffer_config" { offset: Hex = [27:0], index_type: IndexType = [31:31] } }
+pica_register! { GeostageConfig = "geostage_config" { geometry_shader: u32 = [1:0], triangle_elements: bool = [8:8], zero9: Hex = [9:9], subdivision: bool = [31:31] } }
 pica_register! { CacheNum = "post_vertex_cache_num" { entries: u32 = [7:0] } }
 pica_register! { FixedAttribIndex = "fixedattrib_index" { index: u32 = [3:0] } }
-pica_register! { FixedAttribData0 = "fixedattrib_data0" { z_high: u32 = [7:0], w: F24 = [31:8] } }
-pica_register! { FixedAttribData1 = "fixedattrib_data1" { y_high: u32 = [15:0], z_low: u32 = [31:16] } }
-pica_register! { FixedAttribData2 = "fixedattrib_data2" { x: F24 = [23:0], y_low: u32 = [31:24] } }
-pica_register! { CmdbufSize = "cmdbuf_size" { size_div8: u32 = [20:0] } }
-pica_register! { CmdbufAddr = "cmdbuf_addr" { address_div8: u32 = [28:0] } }
+pica_register! { FixedAttribData0 = "fixedattrib_data0" { z_high: Hex = [7:0], w: F24 = [31:8] } }
+pica_register! { FixedAttribData1 = "fixedattrib_data1" { y_high: Hex = [15:0], z_low: Hex = [31:16] } }
+pica_register! { FixedAttribData2 = "fixedattrib_data2" { x: F24 = [23:0], y_low: Hex = [31:24] } }
+pica_register! { CmdbufSize = "cmdbuf_size" { size_div8: Hex = [20:0] } }
+pica_register! { CmdbufAddr = "cmdbuf_addr" { address_div8: Hex = [28:0] } }
 pica_register! { Count4 = "count_minus_1" { count_minus_1: u32 = [3:0] } }
 pica_register! { ComMode = "vsh_com_mode" { geometry_config: bool = [0:0] } }
-pica_register! { StartDrawFunc0 = "start_draw_func0" { configuration_mode: bool = [0:0], zero: u32 = [7:1] } }
+pica_register! { StartDrawFunc0 = "start_draw_func0" { configuration_mode: bool = [0:0], zero: Hex = [7:1] } }
 pica_register! { GeostageConfig2 = "geostage_config2" { function: bool = [0:0], triangle_elements: bool = [8:8] } }
 pica_register! { GshMisc1 = "gsh_misc1" { subdivision_type: u32 = [4:0] } }
 pica_register! { PrimitiveConfig = "primitive_config" { outmap_count_minus_1: u32 = [3:0], mode: PrimitiveMode = [9:8] } }
-pica_register! { BoolUniform = "booluniform" { bools: u32 = [15:0], const_0x7fff: u32 = [31:16] } }
+pica_register! { BoolUniform = "booluniform" { bools: Hex = [15:0], const_0x7fff: Hex = [31:16] } }
 pica_register! { IntUniform = "intuniform" { x: u32 = [7:0], y: u32 = [15:8], z: u32 = [23:16], w: u32 = [31:24] } }
-pica_register! { InputBufferConfig = "inputbuffer_config" { count_minus_1: u32 = [3:0], subdivision: u32 = [15:8], zero16: u32 = [23:16], use_geometry: u32 = [31:24] } }
-pica_register! { EntryPoint = "entrypoint" { offset: u32 = [15:0], const_0x7fff: u32 = [31:16] } }
+pica_register! { InputBufferConfig = "inputbuffer_config" { count_minus_1: u32 = [3:0], subdivision: u32 = [15:8], zero16: Hex = [23:16], use_geometry: Hex = [31:24] } }
+pica_register! { EntryPoint = "entrypoint" { offset: Hex = [15:0], const_0x7fff: Hex = [31:16] } }
 pica_register! { Permutation = "attributes_permutation" {
     attr0: u32 = [3:0], attr1: u32 = [7:4], attr2: u32 = [11:8], attr3: u32 = [15:12],
     attr4: u32 = [19:16], attr5: u32 = [23:20], attr6: u32 = [27:24], attr7: u32 = [31:28],
 } }
-pica_register! { OutmapMask = "outmap_mask" { outputs: u32 = [15:0], zero16: u32 = [31:16] } }
+pica_register! { OutmapMask = "outmap_mask" { outputs: Hex = [15:0], zero16: Hex = [31:16] } }
 pica_register! { FloatUniformIndex = "floatuniform_index" { index: u32 = [7:0], mode: FloatMode = [31:31] } }
-pica_register! { Offset12 = "transfer_index" { offset: u32 = [11:0] } }
+pica_register! { Offset12 = "transfer_index" { offset: Hex = [11:0] } }

@@ -83,7 +83,7 @@ impl VertexConfig {
         let attributes = std::array::from_fn(|i| AttributeFormat {
             kind: types[i],
             size: sizes[i],
-            fixed: high.fixed_mask >> i & 1 != 0,
+            fixed: high.fixed_mask.0 >> i & 1 != 0,
         });
         let buffers = (0..12)
             .map(|i| {
