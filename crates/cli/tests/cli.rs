@@ -523,3 +523,105 @@ fn translate_still_reads_a_shbin() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("@vertex"));
 }
+
+// ---- pica cmdlist ----
+
+fn cmdlist_file(dir: &std::path::Path, name: &str, words: &[u32]) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// TexEnv0 source, a masked depth/colour mask write, the lighting LUT index with two data words
+/// through consecutive ids, a vertex count, draw arrays, finalize.
+const CMDLIST: &[u32] = &[
+    0x000E_0003,
+    0x000F_00C0,
+    0x1F00,
+    0x0003_0107,
+    0x100,
+    0x000F_01C5,
+    0xA,
+    0x801F_01C8,
+    0xB,
+    0,
+    36,
+    0x000F_0228,
+    1,
+    0x000F_022E,
+    0x1234_5678,
+    0x000F_0010,
+];
+
+#[test]
+fn pica_cmdlist_prints_one_line_per_write_with_names_and_fields() {
+    let dir = temp_dir("cmdlist-text");
+    let file = cmdlist_file(&dir, "list.bin", CMDLIST);
+    let out = shaderport(&["pica", "cmdlist", &file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 8, "{text}");
+    assert!(lines[0].starts_with("000000: GPUREG_TEXENV0_SOURCE (0x0c0) = 0x000e0003  rgb0=texture0"), "{text}");
+    assert!(lines[1].contains("GPUREG_DEPTH_COLOR_MASK (0x107) mask=0x3 = 0x00001f00"), "{text}");
+    assert!(lines[2].contains("table=D1"), "{text}");
+    assert!(lines[3].starts_with("000018: GPUREG_LIGHTING_LUT_DATA0 (0x1c8)"), "{text}");
+    assert!(lines[4].starts_with("000018: GPUREG_LIGHTING_LUT_DATA1 (0x1c9)"), "{text}");
+    assert!(lines[7].starts_with("000038: GPUREG_FINALIZE (0x010)"), "{text}");
+}
+
+#[test]
+fn pica_cmdlist_json_lists_writes_with_fields() {
+    let dir = temp_dir("cmdlist-json");
+    let file = cmdlist_file(&dir, "list.bin", CMDLIST);
+    let out = shaderport(&["pica", "cmdlist", &file, "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let writes = v["writes"].as_array().unwrap();
+    assert_eq!(writes.len(), 8);
+    assert_eq!(writes[0]["name"], "GPUREG_TEXENV0_SOURCE");
+    assert_eq!(writes[0]["fields"][3]["name"], "alpha0");
+    assert_eq!(writes[0]["fields"][3]["meaning"], "constant");
+    assert_eq!(writes[1]["mask"], 3);
+    assert_eq!(writes[4]["alias_of"], 0x1C8);
+    assert_eq!(writes[4]["offset"], 0x18);
+}
+
+#[test]
+fn pica_cmdlist_state_prints_the_final_state_and_the_draws() {
+    let dir = temp_dir("cmdlist-state");
+    let file = cmdlist_file(&dir, "list.bin", CMDLIST);
+    let out = shaderport(&["pica", "cmdlist", &file, "--state"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("lighting LUT D1: 2 entries"), "{text}");
+    assert!(text.contains("draw 0: arrays at 0x000030, 36 vertices from 0, triangles"), "{text}");
+    let out = shaderport(&["pica", "cmdlist", &file, "--state", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["lighting_luts"]["D1"][0], 0xA);
+    assert_eq!(v["lighting_luts"]["D1"][1], 0xB);
+    assert_eq!(v["draws"][0]["kind"], "arrays");
+    assert_eq!(v["draws"][0]["vertex_count"], 36);
+    assert_eq!(v["draws"][0]["vertex_input"]["attributes"][0]["type"], "byte");
+    assert_eq!(v["finalized_at"][0], 0x38);
+    let regs = v["registers"].as_array().unwrap();
+    let mask = regs.iter().find(|r| r["name"] == "GPUREG_DEPTH_COLOR_MASK").unwrap();
+    assert_eq!(mask["value"], 0x1F00);
+}
+
+#[test]
+fn pica_cmdlist_errors_name_the_file_and_the_byte_offset() {
+    let dir = temp_dir("cmdlist-error");
+    // The second header announces three extra parameters; none follow.
+    let file = cmdlist_file(&dir, "cut.bin", &[0, 0x000F_0010, 5, 0x003F_02CC]);
+    let out = shaderport(&["pica", "cmdlist", &file]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains(&format!("{file}: byte offset 12:")), "{err}");
+    let odd = dir.join("odd.bin");
+    std::fs::write(&odd, [0u8; 6]).unwrap();
+    let out = shaderport(&["pica", "cmdlist", odd.to_str().unwrap(), "--state"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("odd.bin: byte offset 4: list length 6 is not a multiple of 4"), "{}", stderr(&out));
+}

@@ -10,5 +10,7 @@ pub mod disasm;
 pub mod float24;
 pub mod interp;
 pub mod isa;
+pub mod regs;
 pub mod shbin;
 pub mod smith;
+pub mod state;

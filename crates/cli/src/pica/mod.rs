@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 
 mod asm;
+mod cmdlist;
 mod disasm;
 mod run;
 
@@ -22,6 +23,8 @@ enum PicaCommand {
     Disasm(disasm::DisasmArgs),
     /// Run a shader on the reference interpreter; JSON in, JSON out.
     Run(run::RunArgs),
+    /// Print a GPU command list: each register write with its name and fields, or the state.
+    Cmdlist(cmdlist::CmdlistArgs),
 }
 
 pub fn run(args: PicaArgs) -> anyhow::Result<ExitCode> {
@@ -29,6 +32,7 @@ pub fn run(args: PicaArgs) -> anyhow::Result<ExitCode> {
         PicaCommand::Asm(args) => asm::run(args),
         PicaCommand::Disasm(args) => disasm::run(args),
         PicaCommand::Run(args) => run::run(args),
+        PicaCommand::Cmdlist(args) => cmdlist::run(args),
     }
 }
 
