@@ -302,7 +302,19 @@ impl<'a> Machine<'a> {
                         lane.state = to;
                     }
                 }
-                if self.any_active() {
+                // The jump to LOOP_END is taken only when no lane can run again before it: none
+                // is active, and none is Inactive-branch by a push inside this loop (a POP on
+                // the way would wake it; decision for divergent lanes, docs/latte-interp.md).
+                let at_start = match self.stack.iter().rev().find(|e| matches!(e, Entry::Loop(_))) {
+                    Some(Entry::Loop(f)) => f.states.clone(),
+                    _ => Vec::new(),
+                };
+                let can_wake = self
+                    .lanes
+                    .iter()
+                    .zip(&at_start)
+                    .any(|(l, s)| l.active() || (l.state == LaneState::InactiveBranch && *s == LaneState::Active));
+                if can_wake {
                     next
                 } else {
                     Flow::Next(n.addr as usize)
