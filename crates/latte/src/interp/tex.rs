@@ -59,7 +59,7 @@ pub struct CpuTextures {
 impl Textures for CpuTextures {
     fn fetch(&self, req: &TexRequest) -> Result<[u32; 4], String> {
         let t = self.units.get(&req.resource).ok_or_else(|| format!("no texture at resource {}", req.resource))?;
-        if t.width == 0 || t.height == 0 || t.texels.len() < (t.width * t.height) as usize {
+        if t.width == 0 || t.height == 0 || (t.texels.len() as u64) < t.width as u64 * t.height as u64 {
             return Err(format!("texture {} is empty or short", req.resource));
         }
         let texel = |x: i64, y: i64| t.texels[(y as usize) * t.width as usize + x as usize];
