@@ -440,3 +440,64 @@ fn latte_inspect_names_types_and_lists_registers_in_word_order() {
     // The map keeps its keys and values.
     assert_eq!(vs["registers"]["SQ_VTX_SEMANTIC[10]"], list[at("SQ_VTX_SEMANTIC[10]")]["value"]);
 }
+
+// ---- latte run: the reference interpreter (docs/latte-interp.md "Command line") ----
+
+const LATTE_RUN_PROGRAM: &str = "00 ALU: KCACHE0(CB0:0-15)\n0 x: MUL R1.x, R0.x, KC0[0].x\n  y: ADD R1.y, R0.y, KC0[0].y\n  z: MOV R1.z, IMM_1.x\n  w: RECIP_IEEE R1.w, R0.z\n01 EXP_DONE: POS0, R1\n02 EXP_DONE: PARAM0, R0.xy01\nEND_OF_PROGRAM\n";
+
+const LATTE_RUN_INPUT: &str = r#"{
+  "uniform_blocks": { "0": [2.0, 0.5, 0, 0] },
+  "invocations": [
+    { "gprs": { "R0": [1.5, -1.0, 0.0, 0] } },
+    { "gprs": { "R0": ["inf", 3.0, 4.0, "0x00000000"] } }
+  ]
+}"#;
+
+fn latte_run_files(name: &str) -> (PathBuf, PathBuf) {
+    let dir = temp_dir(name);
+    let (txt, bin, input) = (dir.join("p.txt"), dir.join("p.bin"), dir.join("in.json"));
+    std::fs::write(&txt, LATTE_RUN_PROGRAM).unwrap();
+    std::fs::write(&input, LATTE_RUN_INPUT).unwrap();
+    let out = shaderport(&["latte", "asm", "--raw", txt.to_str().unwrap(), "-o", bin.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    (bin, input)
+}
+
+#[test]
+fn latte_run_prints_each_invocations_exports() {
+    let (bin, input) = latte_run_files("latte-run");
+    let out = shaderport(&["latte", "run", bin.to_str().unwrap(), "--stage", "vs", "--input", input.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let inv = v["invocations"].as_array().unwrap();
+    assert_eq!(inv.len(), 2);
+    assert_eq!(inv[0]["exports"]["pos0"], serde_json::json!([3.0, -0.5, 1.0, "inf"]));
+    assert_eq!(inv[0]["exports"]["param0"], serde_json::json!([1.5, -1.0, 0.0, 1.0]));
+    assert_eq!(inv[1]["exports"]["pos0"], serde_json::json!(["inf", 3.5, 1.0, 0.25]));
+    assert_eq!(inv[1]["killed"], false);
+    let out = shaderport(&[
+        "latte",
+        "run",
+        bin.to_str().unwrap(),
+        "--stage",
+        "vs",
+        "--input",
+        input.to_str().unwrap(),
+        "--hex",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["invocations"][0]["exports"]["pos0"][0], "0x40400000");
+}
+
+#[test]
+fn latte_run_errors_name_the_file_and_the_instruction() {
+    let (bin, input) = latte_run_files("latte-run-errors");
+    std::fs::write(&input, r#"{ "invocations": [ { "gprs": { "R0": [1, 2, 3] } } ] }"#).unwrap();
+    let out = shaderport(&["latte", "run", bin.to_str().unwrap(), "--stage", "vs", "--input", input.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("expected 4 values"), "{}", stderr(&out));
+    // A pixel program that samples, without textures: the error names the fetch.
+    let out = shaderport(&["latte", "run", &corpus("latte-mesa/gsh/t07_discard.gsh"), "--stage", "ps"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("t07_discard.gsh") && stderr(&out).contains("fetch 0"), "{}", stderr(&out));
+}
