@@ -302,3 +302,13 @@ fn predicate_selects_instructions() {
     assert_eq!((g[1][0], g[2][0], g[2][1]), (0, 0, fb(1.0)));
     assert_eq!(binary("PRED_SETE_INT", 3, 3), u32::MAX, "integer forms write -1 (decaf, decision)");
 }
+
+/// §2.2: PV/PS do not cross clause boundaries (they read 0 at clause start, decision); the
+/// clause temporaries T0-T3 (R124-R127) are GPRs of the invocation.
+#[test]
+fn pv_does_not_cross_clauses_and_temporaries_are_gprs() {
+    let text =
+        "00 ALU:\n0 x: ADD R124.x, R0.x, R0.x\n01 ALU:\n1 x: MOV R1.x, PV0.x\n  y: MOV R1.y, R124.x\nEND_OF_PROGRAM\n";
+    let r = run(text, latte::interp::Stage::Vertex, &Inputs::default(), &[inv(&[(0, [fb(2.0), 0, 0, 0])])]);
+    assert_eq!(r[0].gprs[1][..2], [0, fb(4.0)]);
+}

@@ -85,3 +85,21 @@ fn exports_bursts_selectors_and_memory_writes() {
     assert_eq!(x.mem_writes.len(), 1);
     assert_eq!((x.mem_writes[0].addr, x.mem_writes[0].value), (4 + 2 * 4, [5, 6, 7, 8]));
 }
+
+/// §4.3: a SEMANTIC fetch writes GPR k+1 where SQ_VTX_SEMANTIC_k holds its semantic id; §4.2:
+/// USE_CONST_FIELDS takes the format from the buffer resource.
+#[test]
+fn semantic_fetch_and_resource_formats() {
+    let text =
+        "00 VTX:\n0 SEMANTIC SID(7), R0.x, b160 FMT(35) NUM(2) SIGNED\n1 VFETCH R1, R0.x, b161 UCF\nEND_OF_PROGRAM\n";
+    let mut inputs = Inputs { vtx_semantic: vec![0xFF, 0xFF, 7], ..Inputs::default() };
+    let f = [fb(1.0), fb(2.0), fb(3.0), fb(4.0)];
+    inputs
+        .buffers
+        .insert(160, Buffer { data: f.iter().flat_map(|w| w.to_le_bytes()).collect(), stride: 16, format: None });
+    // 16_16 INT, unsigned.
+    inputs.buffers.insert(161, Buffer { data: vec![1, 0, 2, 0], stride: 4, format: Some((15, 1, false, false)) });
+    let r = run(text, Stage::Vertex, &inputs, &[inv(&[])]);
+    assert_eq!(r[0].gprs[3], f);
+    assert_eq!(r[0].gprs[1], [1, 2, 0, 1]);
+}
