@@ -1,9 +1,10 @@
 //! The interpreter against the GLSL the latte-mesa programs were compiled from: for t04 (a
-//! loop with a uniform bound) and t05 (break and continue on per-pixel conditions) the GLSL
-//! source is re-implemented here on the CPU, and the compiler's pixel program, run on the
-//! interpreter in 2x2 quads with the same inputs, must agree: exactly where the compiled code
-//! does the same f32 operations (t05), within 2 ulp where it multiplies by a reciprocal instead
-//! of dividing (t04). 64 input sets each, with lanes of one quad diverging.
+//! loop with a uniform bound), t05 (break and continue on per-pixel conditions) and t30 (a
+//! vertex loop over a uniform array with a break) the GLSL source is re-implemented here on the
+//! CPU, and the compiler's program, run on the interpreter with the same inputs (pixel programs
+//! in 2x2 quads), must agree: exactly where the compiled code does the same f32 operations (t05,
+//! t30), within 2 ulp where it multiplies by a reciprocal instead of dividing (t04). 64 input
+//! sets each, with lanes of one quad diverging.
 
 mod common;
 mod interp;
@@ -140,4 +141,62 @@ fn t05_break_and_continue_match_their_glsl_exactly() {
     }
     assert!(broke > 20 && continued > 20, "the inputs exercise both exits: {broke} breaks, {continued} continues");
     eprintln!("t05: {cases} pixels exact, {broke} breaks, {continued} continues");
+}
+
+/// t30 (vertex program): `for (i = 0; i < u_num_targets; i++) { p.xyz += u_targets[i].xyz *
+/// a_col[i & 3]; if (dot(p.xyz, p.xyz) > u_threshold) break; } gl_Position = p; v_uv =
+/// a_uv.xy;` with the attributes in R1-R3 (Mesa's fetch shader), the uniform block read both
+/// through kcache (u_num_targets, u_threshold at vec4 32) and through VFETCH (u_targets[i],
+/// buffer 1 in Mesa's numbering). Exact: the compiled MULADD_IEEE and DOT4_IEEE round as the
+/// CPU's `p + t * c` and `x·x + y·y + z·z` do (interpreter decisions: unfused, left to right).
+#[test]
+fn t30_vertex_loop_over_a_uniform_array_matches_its_glsl_exactly() {
+    use latte::interp::Buffer;
+    let bytes = std::fs::read(common::corpus().join("latte-mesa/programs/t30_vs_loop_branch/vs.bin")).unwrap();
+    let p = Program::decode_bytes(&bytes, 0).unwrap();
+    let vm = Vm::new(&p);
+    let mut rng = Rng(0x5555_AAAA_1234_4321);
+    let (mut cases, mut broke) = (0, 0);
+    for _ in 0..64 {
+        let n = (rng.next() % 9) as i32;
+        let threshold = rng.unit() * 12.0;
+        let targets: Vec<[f32; 4]> =
+            (0..32).map(|_| [rng.unit() * 2.0 - 1.0, rng.unit() * 2.0 - 1.0, rng.unit() * 2.0 - 1.0, 0.0]).collect();
+        let mut block: Vec<u32> = targets.iter().flat_map(|t| t.map(fb)).collect();
+        block.extend([n as u32, fb(threshold), 0, 0]);
+        let mut inputs = Inputs::default();
+        inputs
+            .buffers
+            .insert(1, Buffer { data: block.iter().flat_map(|w| w.to_le_bytes()).collect(), stride: 16, format: None });
+        inputs.uniform_blocks.insert(1, block);
+        for _ in 0..4 {
+            let pos = [rng.unit() * 2.0 - 1.0, rng.unit() * 2.0 - 1.0, rng.unit() * 2.0 - 1.0, 1.0];
+            let uv = [rng.unit(), rng.unit(), rng.unit(), rng.unit()];
+            let col = [rng.unit(), rng.unit(), rng.unit(), rng.unit()];
+            let r = vm
+                .run(
+                    Stage::Vertex,
+                    &inputs,
+                    &Config::default(),
+                    &[inv(&[(1, pos.map(fb)), (2, uv.map(fb)), (3, col.map(fb))])],
+                )
+                .unwrap();
+            let mut q = pos;
+            for i in 0..n {
+                let (t, c) = (targets[i as usize], col[(i & 3) as usize]);
+                for k in 0..3 {
+                    q[k] += t[k] * c;
+                }
+                if q[0] * q[0] + q[1] * q[1] + q[2] * q[2] > threshold {
+                    broke += 1;
+                    break;
+                }
+            }
+            cases += 1;
+            assert_eq!(export(&r[0], "pos0").unwrap(), q.map(fb), "n {n} threshold {threshold}");
+            assert_eq!(export(&r[0], "param0").unwrap()[..2], [fb(uv[0]), fb(uv[1])]);
+        }
+    }
+    assert!(broke > 20, "{broke} breaks");
+    eprintln!("t30: {cases} vertices exact, {broke} breaks");
 }
