@@ -258,3 +258,52 @@ fn bad_programs_are_errors_naming_where() {
         .unwrap_err();
     assert!(matches!(e, InterpError::Unsupported { at: At::Cf(0), .. }), "{e}");
 }
+
+/// §2.7: VALID_PIXEL_MODE on a POP deactivates killed lanes after the restore, which makes the
+/// kill permanent for the rest of the program's clauses.
+#[test]
+fn valid_pixel_mode_pop_deactivates_killed_lanes() {
+    let body = |vpm: &str| {
+        format!(
+            "00 ALU_PUSH_BEFORE:\n0 x: PRED_SETGE R127.x, R0.x, IMM_0.x UPDATE_EXEC_MASK NO_WRITE\n\
+             01 ALU:\n1 x: KILLGT R127.x, R0.x, IMM_1.x NO_WRITE\n02 POP ADDR(3) POP_CNT(1){vpm}\n\
+             03 ALU:\n2 y: MOV R1.y, IMM_1.x\nEND_OF_PROGRAM\n"
+        )
+    };
+    let lanes = quad([[0.0, 0.0], [2.0, 0.0], [0.5, 0.0], [3.0, 0.0]]);
+    let r = r1(&body(" VALID_PIX"), &lanes);
+    assert_eq!(r.iter().map(|g| g[1]).collect::<Vec<_>>(), [fb(1.0), 0, fb(1.0), 0]);
+    let r = r1(&body(""), &lanes);
+    assert!(r.iter().all(|g| g[1] == fb(1.0)), "without VPM killed lanes stay active");
+}
+
+/// §2.7: WHOLE_QUAD_MODE runs a clause for the whole quad when one of its lanes is active.
+#[test]
+fn whole_quad_mode_runs_the_whole_quad() {
+    let body = |wqm: &str| format!("{IF}01 ALU_POP_AFTER:{wqm}\n1 x: MOV R1.x, IMM_1.x\nEND_OF_PROGRAM\n");
+    let lanes = quad([[1.0, 0.0], [-1.0, 0.0], [-1.0, 0.0], [-1.0, 0.0]]);
+    let r = r1(&body(" WHOLE_QUAD_MODE"), &lanes);
+    assert!(r.iter().all(|g| g[0] == fb(1.0)));
+    let r = r1(&body(""), &lanes);
+    assert_eq!(r.iter().map(|g| g[0]).collect::<Vec<_>>(), [fb(1.0), 0, 0, 0]);
+}
+
+/// §2.3: LOOP_START_DX10 with no active lane jumps past its LOOP_END without pushing; RETURN
+/// outside a call ends the program (decision); PUSH_ELSE pushes and swaps relative to the entry
+/// below (decision).
+#[test]
+fn loop_skip_return_at_top_level_and_push_else() {
+    let text = format!(
+        "{IF}01 LOOP_START_DX10 ADDR(4)\n02 ALU:\n1 x: MOV R1.x, IMM_1.x\n03 LOOP_END ADDR(2)\n\
+         04 POP ADDR(5) POP_CNT(1)\n05 RETURN\n06 ALU:\n2 y: MOV R1.y, IMM_1.x\nEND_OF_PROGRAM\n"
+    );
+    let r = r1(&text, &quad([[-1.0, 0.0]; 4]));
+    assert!(r.iter().all(|g| g[0] == 0 && g[1] == 0), "loop skipped, RETURN ended the program");
+    let text = format!(
+        "{IF}01 PUSH_ELSE ADDR(3)\n02 ALU:\n1 x: MOV R1.x, IMM_1.x\n03 POP ADDR(4) POP_CNT(2)\n\
+         04 ALU:\n2 y: MOV R1.y, IMM_1.x\nEND_OF_PROGRAM\n"
+    );
+    let r = r1(&text, &quad([[1.0, 0.0], [-1.0, 0.0], [1.0, 0.0], [-1.0, 0.0]]));
+    assert_eq!(r.iter().map(|g| g[0]).collect::<Vec<_>>(), [0, fb(1.0), 0, fb(1.0)]);
+    assert!(r.iter().all(|g| g[1] == fb(1.0)));
+}

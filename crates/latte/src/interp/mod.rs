@@ -88,7 +88,6 @@ impl<'p> Vm<'p> {
             .into_iter()
             .map(|l| {
                 let mut r = l.result;
-                r.killed |= !l.valid;
                 r.gprs = l.gpr;
                 r
             })

@@ -173,7 +173,8 @@ pub struct InvocationResult {
     pub mem_writes: Vec<MemWrite>,
     /// Geometry events, each with the number of memory writes made before it.
     pub gs_events: Vec<(GsEvent, usize)>,
-    /// The valid bit was cleared (KILL*): the hardware discards this pixel's exports.
+    /// A KILL (ALU KILL* or CF KILL) cleared the valid bit: the hardware discards this pixel's
+    /// exports. (An invocation given as invalid, an uncovered helper, is not reported killed.)
     pub killed: bool,
     /// Final GPRs.
     pub gprs: Vec<[u32; 4]>,
