@@ -1,9 +1,9 @@
 //! The interpreter against the GLSL the latte-mesa programs were compiled from: for t04 (a
-//! loop with a uniform bound), t05 (break and continue on per-pixel conditions) and t30 (a
-//! vertex loop over a uniform array with a break) the GLSL source is re-implemented here on the
-//! CPU, and the compiler's program, run on the interpreter with the same inputs (pixel programs
-//! in 2x2 quads), must agree: exactly where the compiled code does the same f32 operations (t05,
-//! t30), within 2 ulp where it multiplies by a reciprocal instead of dividing (t04). 64 input
+//! loop with a uniform bound), t05 (break and continue on per-pixel conditions), t07 (discard),
+//! t24 (a local array indexed through AR) and t30 (a vertex loop over a uniform array with a
+//! break) the GLSL source is re-implemented here on the CPU, and the compiler's program, run on the interpreter with the same inputs (pixel programs
+//! in 2x2 quads), must agree: exactly where the compiled code does the same f32 operations (t05, t07,
+//! t24, t30), within 2 ulp where it multiplies by a reciprocal instead of dividing (t04). 64 input
 //! sets each, with lanes of one quad diverging.
 
 mod common;
@@ -199,4 +199,83 @@ fn t30_vertex_loop_over_a_uniform_array_matches_its_glsl_exactly() {
     }
     assert!(broke > 20, "{broke} breaks");
     eprintln!("t30: {cases} vertices exact, {broke} breaks");
+}
+
+/// t24: `arr[i] = v_col * float(i) + vec4(v_uv, 0, 0)` for i < 8; `arr[v_idx & 7] = (1, 2, 3,
+/// 4)`; `o_col = arr[(v_idx + 3) & 7] + arr[v_idx & 7]`: a local array in GPRs R3-R10 indexed
+/// through MOVA_INT and R3[AR.x], with v_col in R0, v_uv in R1.xy and the flat v_idx in R2.x
+/// (the compiler's input layout). Exact.
+#[test]
+fn t24_indexed_temporary_array_matches_its_glsl_exactly() {
+    let p = program("t24_indirect_temp");
+    let vm = Vm::new(&p);
+    let mut rng = Rng(0x7777_1111_2222_3333);
+    for _ in 0..64 {
+        let invs: Vec<([f32; 4], [f32; 2], i32)> = (0..4)
+            .map(|_| {
+                (
+                    [rng.unit(), rng.unit(), rng.unit(), rng.unit()],
+                    [rng.unit(), rng.unit()],
+                    (rng.next() % 200) as i32 - 100,
+                )
+            })
+            .collect();
+        let lanes: Vec<Invocation> = invs
+            .iter()
+            .map(|(col, uv, idx)| {
+                inv(&[(0, col.map(fb)), (1, [fb(uv[0]), fb(uv[1]), 0, 0]), (2, [*idx as u32, 0, 0, 0])])
+            })
+            .collect();
+        let r = vm.run(Stage::Pixel, &Inputs::default(), &Config::default(), &lanes).unwrap();
+        for (lane, (col, uv, idx)) in r.iter().zip(&invs) {
+            let mut arr = [[0.0f32; 4]; 8];
+            for (i, a) in arr.iter_mut().enumerate() {
+                let add = [uv[0], uv[1], 0.0, 0.0];
+                *a = [0, 1, 2, 3].map(|c| col[c] * i as f32 + add[c]);
+            }
+            arr[(idx & 7) as usize] = [1.0, 2.0, 3.0, 4.0];
+            let (a, b) = (arr[((idx + 3) & 7) as usize], arr[(idx & 7) as usize]);
+            let want = [0, 1, 2, 3].map(|c| a[c] + b[c]);
+            assert_eq!(export(lane, "pix0").unwrap(), want.map(fb), "idx {idx} col {col:?} uv {uv:?}");
+        }
+    }
+}
+
+/// t07: `c = texture(u_tex0, v_uv) * v_col; if (c.a < u_ref) discard; o_col = c;` with v_uv in
+/// R0.xy and v_col in (R0.z, R0.w, R1.x, R1.y) (the compiler's packing): KILLGT kills exactly
+/// the pixels the GLSL discards, and the others export `c` exactly.
+#[test]
+fn t07_discard_kills_the_pixels_its_glsl_discards() {
+    let p = program("t07_discard");
+    let vm = Vm::new(&p);
+    let mut rng = Rng(0x0BAD_CAFE_F00D_1234);
+    let (mut killed, mut kept) = (0, 0);
+    for _ in 0..64 {
+        let tex = texture(&mut rng);
+        let u_ref = rng.unit() * 0.5;
+        let ins: Vec<([f32; 2], [f32; 4])> =
+            (0..4).map(|_| ([rng.unit(), rng.unit()], [rng.unit(), rng.unit(), rng.unit(), rng.unit()])).collect();
+        let lanes: Vec<Invocation> = ins
+            .iter()
+            .map(|(uv, col)| {
+                inv(&[(0, [uv[0], uv[1], col[0], col[1]].map(fb)), (1, [col[2], col[3], 0.0, 0.0].map(fb))])
+            })
+            .collect();
+        let r = vm
+            .run(Stage::Pixel, &inputs_with(tex.clone(), vec![fb(u_ref), 0, 0, 0]), &Config::default(), &lanes)
+            .unwrap();
+        for (lane, (uv, col)) in r.iter().zip(&ins) {
+            let s = texel(&tex, *uv);
+            let c = [0, 1, 2, 3].map(|k| s[k] * col[k]);
+            let discard = c[3] < u_ref;
+            assert_eq!(lane.killed, discard, "c {c:?} u_ref {u_ref}");
+            if discard {
+                killed += 1;
+            } else {
+                kept += 1;
+                assert_eq!(export(lane, "pix0").unwrap(), c.map(fb));
+            }
+        }
+    }
+    assert!(killed > 20 && kept > 20, "{killed} killed, {kept} kept");
 }
