@@ -615,6 +615,28 @@ fn interp_inputs(v: &Value) -> anyhow::Result<(latte::interp::Inputs, Vec<latte:
                 .collect::<anyhow::Result<Vec<_>>>()?;
             units.units.insert(index_key(k, "textures")?, latte::interp::Texture2d { width, height, texels });
         }
+        if let Some(o) = obj("samplers") {
+            for (k, sm) in o? {
+                let what = format!("samplers.{k}");
+                let linear = sm.get("linear").and_then(Value::as_bool).unwrap_or(false);
+                let mut wrap = [latte::interp::Wrap::Repeat; 2];
+                if let Some(w) = sm.get("wrap") {
+                    let a = w
+                        .as_array()
+                        .filter(|a| a.len() == 2)
+                        .with_context(|| format!("{what}.wrap: expected 2 names"))?;
+                    for (i, n) in a.iter().enumerate() {
+                        wrap[i] = match n.as_str() {
+                            Some("repeat") => latte::interp::Wrap::Repeat,
+                            Some("mirror") => latte::interp::Wrap::Mirror,
+                            Some("clamp") => latte::interp::Wrap::Clamp,
+                            _ => bail!("{what}.wrap: expected repeat, mirror or clamp, found {n}"),
+                        };
+                    }
+                }
+                units.samplers.insert(index_key(k, "samplers")?, latte::interp::Sampler { linear, wrap });
+            }
+        }
         inputs.textures = Some(std::sync::Arc::new(units));
     }
     if let Some(b) = v.get("bool_consts") {

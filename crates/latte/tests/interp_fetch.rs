@@ -103,3 +103,27 @@ fn semantic_fetch_and_resource_formats() {
     assert_eq!(r[0].gprs[3], f);
     assert_eq!(r[0].gprs[1], [1, 2, 0, 1]);
 }
+
+/// `CpuTextures` samplers: bilinear filtering between texel centres, and repeat, mirror and
+/// clamp addressing per axis.
+#[test]
+fn cpu_texture_filtering_and_wrapping() {
+    use latte::interp::{Sampler, Wrap};
+    let tex = Texture2d { width: 2, height: 1, texels: vec![[0.0; 4], [1.0; 4]] };
+    let mut units = CpuTextures::default();
+    units.units.insert(0, tex);
+    units.samplers.insert(1, Sampler { linear: true, wrap: [Wrap::Clamp, Wrap::Clamp] });
+    units.samplers.insert(2, Sampler { linear: false, wrap: [Wrap::Mirror, Wrap::Repeat] });
+    units.samplers.insert(3, Sampler { linear: false, wrap: [Wrap::Clamp, Wrap::Repeat] });
+    let inputs = Inputs { textures: Some(Arc::new(units)), ..Inputs::default() };
+    let sample = |sampler: u8, u: f32| {
+        let text = format!("00 TEX:\n0 SAMPLE R1, R0.xy__, t0, s{sampler}\nEND_OF_PROGRAM\n");
+        bf(run(&text, Stage::Vertex, &inputs, &[inv(&[(0, [fb(u), fb(0.5), 0, 0])])])[0].gprs[1][0])
+    };
+    assert_eq!(sample(1, 0.5), 0.5, "halfway between the two texel centres");
+    assert_eq!(sample(1, 0.375), 0.25);
+    assert_eq!(sample(1, 0.0), 0.0, "clamped at the edge");
+    assert_eq!(sample(0, 1.25), 0.0, "repeat");
+    assert_eq!(sample(2, 1.25), 1.0, "mirror");
+    assert_eq!(sample(3, 1.25), 1.0, "clamp");
+}

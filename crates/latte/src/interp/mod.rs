@@ -26,7 +26,7 @@ pub use state::{
     Buffer, Config, Export, ExportKind, GsEvent, Inputs, Invocation, InvocationResult, LaneState, MemWrite, Stage,
     DEFAULT_LOOP_CONST, NUM_GPRS,
 };
-pub use tex::{CpuTextures, TexRequest, Texture2d, Textures};
+pub use tex::{CpuTextures, Sampler, TexRequest, Texture2d, Textures, Wrap};
 
 use crate::isa::program::ClauseBody;
 use crate::isa::Program;
