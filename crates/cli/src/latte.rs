@@ -80,7 +80,7 @@ enum LatteCommand {
     Run {
         /// A .gsh file (its shader of --stage) or a bare program (as `latte disasm --raw` takes).
         file: PathBuf,
-        /// Stage to run: vs or ps (pixel programs run in 2x2 quads).
+        /// Stage to run: vs, ps (pixel programs run in 2x2 quads) or gs.
         #[arg(long, value_enum)]
         stage: RunStage,
         /// Input JSON: uniform blocks, constant file, buffers, loop and boolean constants, and
@@ -101,6 +101,8 @@ pub enum RunStage {
     Vs,
     /// Pixel program.
     Ps,
+    /// Geometry program (its memory writes and EMIT/CUT events are listed).
+    Gs,
 }
 
 pub fn run(args: LatteArgs) -> anyhow::Result<ExitCode> {
@@ -677,12 +679,21 @@ fn out_value(w: u32, hex: bool) -> Value {
 fn run_program(file: &Path, stage: RunStage, input: Option<&Path>, hex: bool) -> anyhow::Result<Value> {
     use latte::interp::{Config, Vm};
     let bytes = std::fs::read(file).with_context(|| format!("{}: cannot read", file.display()))?;
-    let want = if stage == RunStage::Vs { Stage::Vertex } else { Stage::Pixel };
+    let want = match stage {
+        RunStage::Vs => Stage::Vertex,
+        RunStage::Ps => Stage::Pixel,
+        RunStage::Gs => Stage::Geometry,
+    };
     let program = match GfdFile::parse(&bytes) {
         Ok(gfd) => {
             let shaders = gfd.shaders().with_context(|| file.display().to_string())?;
             let s = shaders.into_iter().find(|s| s.header.stage == want).with_context(|| {
-                format!("{}: no {} shader", file.display(), if want == Stage::Vertex { "vertex" } else { "pixel" })
+                let name = match want {
+                    Stage::Vertex => "vertex",
+                    Stage::Pixel => "pixel",
+                    Stage::Geometry => "geometry",
+                };
+                format!("{}: no {name} shader", file.display())
             })?;
             s.program.with_context(|| format!("{}: the shader has no program block", file.display()))?
         }
@@ -697,7 +708,11 @@ fn run_program(file: &Path, stage: RunStage, input: Option<&Path>, hex: bool) ->
         }
         None => interp_inputs(&json!({}))?,
     };
-    let istage = if stage == RunStage::Vs { latte::interp::Stage::Vertex } else { latte::interp::Stage::Pixel };
+    let istage = match stage {
+        RunStage::Vs => latte::interp::Stage::Vertex,
+        RunStage::Ps => latte::interp::Stage::Pixel,
+        RunStage::Gs => latte::interp::Stage::Geometry,
+    };
     let results =
         Vm::new(&p).run(istage, &inputs, &Config::default(), &invs).with_context(|| file.display().to_string())?;
     let list: Vec<Value> = results
@@ -713,6 +728,20 @@ fn run_program(file: &Path, stage: RunStage, input: Option<&Path>, hex: bool) ->
                     .mem_writes
                     .iter()
                     .map(|m| json!({ "op": m.op, "addr": m.addr, "comp_mask": m.comp_mask, "value": m.value.iter().map(|&w| out_value(w, hex)).collect::<Vec<_>>() }))
+                    .collect();
+            }
+            if !r.gs_events.is_empty() {
+                o["gs_events"] = r
+                    .gs_events
+                    .iter()
+                    .map(|(e, n)| {
+                        let name = match e {
+                            latte::interp::GsEvent::Emit => "emit",
+                            latte::interp::GsEvent::Cut => "cut",
+                            latte::interp::GsEvent::EmitCut => "emit_cut",
+                        };
+                        json!({ "event": name, "after_writes": n })
+                    })
                     .collect();
             }
             o

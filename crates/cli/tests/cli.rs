@@ -501,3 +501,28 @@ fn latte_run_errors_name_the_file_and_the_instruction() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("t07_discard.gsh") && stderr(&out).contains("fetch 0"), "{}", stderr(&out));
 }
+
+#[test]
+fn latte_run_geometry_program_lists_ring_writes_and_emits() {
+    // corpus t18: a point expanded to a 4-vertex strip; its input vertex (position, colour)
+    // comes from the ESGS ring, Mesa's buffer 17.
+    let dir = temp_dir("latte-run-gs");
+    let input = dir.join("in.json");
+    std::fs::write(
+        &input,
+        r#"{ "uniform_blocks": {"0": [0.5, 0.25, 0, 0]},
+             "buffers": {"17": {"stride": 16, "words": [1.0, 2.0, 3.0, 1.0, 0.5, 0.5, 0.5, 1.0]}},
+             "invocations": [{"gprs": {"R0": [0, 0, 3, 0]}}] }"#,
+    )
+    .unwrap();
+    let gsh = corpus("latte-mesa/gsh/t18_gs_points.gsh");
+    let out = shaderport(&["latte", "run", &gsh, "--stage", "gs", "--input", input.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let inv = &v["invocations"][0];
+    let events: Vec<&str> = inv["gs_events"].as_array().unwrap().iter().map(|e| e["event"].as_str().unwrap()).collect();
+    assert_eq!(events, ["emit", "emit", "emit", "emit", "cut"]);
+    // gl_Position of the first vertex: c + (-u_size.x, -u_size.y, 0, 0).
+    let first_pos = inv["mem_writes"].as_array().unwrap().iter().find(|m| m["addr"] == 0).unwrap();
+    assert_eq!(first_pos["value"], serde_json::json!([0.5, 1.75, 3.0, 1.0]));
+}
