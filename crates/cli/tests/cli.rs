@@ -625,3 +625,89 @@ fn pica_cmdlist_errors_name_the_file_and_the_byte_offset() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("odd.bin: byte offset 4: list length 6 is not a multiple of 4"), "{}", stderr(&out));
 }
+
+// ---- latte run: the reference interpreter (docs/latte-interp.md "Command line") ----
+
+const LATTE_RUN_PROGRAM: &str = "00 ALU: KCACHE0(CB0:0-15)\n0 x: MUL R1.x, R0.x, KC0[0].x\n  y: ADD R1.y, R0.y, KC0[0].y\n  z: MOV R1.z, IMM_1.x\n  w: RECIP_IEEE R1.w, R0.z\n01 EXP_DONE: POS0, R1\n02 EXP_DONE: PARAM0, R0.xy01\nEND_OF_PROGRAM\n";
+
+const LATTE_RUN_INPUT: &str = r#"{
+  "uniform_blocks": { "0": [2.0, 0.5, 0, 0] },
+  "invocations": [
+    { "gprs": { "R0": [1.5, -1.0, 0.0, 0] } },
+    { "gprs": { "R0": ["inf", 3.0, 4.0, "0x00000000"] } }
+  ]
+}"#;
+
+fn latte_run_files(name: &str) -> (PathBuf, PathBuf) {
+    let dir = temp_dir(name);
+    let (txt, bin, input) = (dir.join("p.txt"), dir.join("p.bin"), dir.join("in.json"));
+    std::fs::write(&txt, LATTE_RUN_PROGRAM).unwrap();
+    std::fs::write(&input, LATTE_RUN_INPUT).unwrap();
+    let out = shaderport(&["latte", "asm", "--raw", txt.to_str().unwrap(), "-o", bin.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    (bin, input)
+}
+
+#[test]
+fn latte_run_prints_each_invocations_exports() {
+    let (bin, input) = latte_run_files("latte-run");
+    let out = shaderport(&["latte", "run", bin.to_str().unwrap(), "--stage", "vs", "--input", input.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let inv = v["invocations"].as_array().unwrap();
+    assert_eq!(inv.len(), 2);
+    assert_eq!(inv[0]["exports"]["pos0"], serde_json::json!([3.0, -0.5, 1.0, "inf"]));
+    assert_eq!(inv[0]["exports"]["param0"], serde_json::json!([1.5, -1.0, 0.0, 1.0]));
+    assert_eq!(inv[1]["exports"]["pos0"], serde_json::json!(["inf", 3.5, 1.0, 0.25]));
+    assert_eq!(inv[1]["killed"], false);
+    let out = shaderport(&[
+        "latte",
+        "run",
+        bin.to_str().unwrap(),
+        "--stage",
+        "vs",
+        "--input",
+        input.to_str().unwrap(),
+        "--hex",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["invocations"][0]["exports"]["pos0"][0], "0x40400000");
+}
+
+#[test]
+fn latte_run_errors_name_the_file_and_the_instruction() {
+    let (bin, input) = latte_run_files("latte-run-errors");
+    std::fs::write(&input, r#"{ "invocations": [ { "gprs": { "R0": [1, 2, 3] } } ] }"#).unwrap();
+    let out = shaderport(&["latte", "run", bin.to_str().unwrap(), "--stage", "vs", "--input", input.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("expected 4 values"), "{}", stderr(&out));
+    // A pixel program that samples, without textures: the error names the fetch.
+    let out = shaderport(&["latte", "run", &corpus("latte-mesa/gsh/t07_discard.gsh"), "--stage", "ps"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("t07_discard.gsh") && stderr(&out).contains("fetch 0"), "{}", stderr(&out));
+}
+
+#[test]
+fn latte_run_geometry_program_lists_ring_writes_and_emits() {
+    // corpus t18: a point expanded to a 4-vertex strip; its input vertex (position, colour)
+    // comes from the ESGS ring, Mesa's buffer 17.
+    let dir = temp_dir("latte-run-gs");
+    let input = dir.join("in.json");
+    std::fs::write(
+        &input,
+        r#"{ "uniform_blocks": {"0": [0.5, 0.25, 0, 0]},
+             "buffers": {"17": {"stride": 16, "words": [1.0, 2.0, 3.0, 1.0, 0.5, 0.5, 0.5, 1.0]}},
+             "invocations": [{"gprs": {"R0": [0, 0, 3, 0]}}] }"#,
+    )
+    .unwrap();
+    let gsh = corpus("latte-mesa/gsh/t18_gs_points.gsh");
+    let out = shaderport(&["latte", "run", &gsh, "--stage", "gs", "--input", input.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let inv = &v["invocations"][0];
+    let events: Vec<&str> = inv["gs_events"].as_array().unwrap().iter().map(|e| e["event"].as_str().unwrap()).collect();
+    assert_eq!(events, ["emit", "emit", "emit", "emit", "cut"]);
+    // gl_Position of the first vertex: c + (-u_size.x, -u_size.y, 0, 0).
+    let first_pos = inv["mem_writes"].as_array().unwrap().iter().find(|m| m["addr"] == 0).unwrap();
+    assert_eq!(first_pos["value"], serde_json::json!([0.5, 1.75, 3.0, 1.0]));
+}

@@ -19,6 +19,7 @@ pub mod asm;
 pub mod disasm;
 pub mod error;
 pub mod gfd;
+pub mod interp;
 pub mod isa;
 pub mod json;
 pub mod key;

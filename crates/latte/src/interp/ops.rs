@@ -1,0 +1,316 @@
+//! ALU arithmetic on 32-bit lanes (latte-semantics-facts.md §3). Every function takes and
+//! returns bit patterns; "float" means the lane reinterpreted as IEEE binary32.
+//!
+//! The choices for the open points of §3 / §6.4 are written once here and in
+//! docs/latte-interp.md ("Arithmetic decisions").
+
+/// A result: its bits, and whether it is a float (OMOD and CLAMP apply only to floats, §1.12).
+pub(crate) type Val = (u32, bool);
+
+#[inline]
+pub(crate) fn f(x: u32) -> f32 {
+    f32::from_bits(x)
+}
+
+#[inline]
+fn fv(x: f32) -> Val {
+    (x.to_bits(), true)
+}
+
+#[inline]
+fn iv(x: u32) -> Val {
+    (x, false)
+}
+
+/// The non-IEEE multiply of MUL, MULADD and DOT4 (§3): 0 × anything = +0, even inf or NaN
+/// (decision: the zero is +0.0, as Cemu writes it).
+#[inline]
+pub(crate) fn mul_legacy(a: f32, b: f32) -> f32 {
+    if a == 0.0 || b == 0.0 {
+        0.0
+    } else {
+        a * b
+    }
+}
+
+/// Comparison kinds of SET*, PRED_SET*, KILL* and CND*.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cmp {
+    E,
+    Gt,
+    Ge,
+    Ne,
+}
+
+/// Operand types of a comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ty {
+    F,
+    I,
+    U,
+}
+
+/// `a op b`. Floats: IEEE ordered E/GT/GE, and NE *unordered* (NaN != x is true; decision on
+/// §3 SETNE, docs/latte-interp.md).
+pub(crate) fn compare(c: Cmp, t: Ty, a: u32, b: u32) -> bool {
+    match t {
+        Ty::F => {
+            let (a, b) = (f(a), f(b));
+            match c {
+                Cmp::E => a == b,
+                Cmp::Gt => a > b,
+                Cmp::Ge => a >= b,
+                Cmp::Ne => a != b,
+            }
+        }
+        Ty::I => {
+            let (a, b) = (a as i32, b as i32);
+            match c {
+                Cmp::E => a == b,
+                Cmp::Gt => a > b,
+                Cmp::Ge => a >= b,
+                Cmp::Ne => a != b,
+            }
+        }
+        Ty::U => match c {
+            Cmp::E => a == b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+            Cmp::Ne => a != b,
+        },
+    }
+}
+
+const CMP4: [Cmp; 4] = [Cmp::E, Cmp::Gt, Cmp::Ge, Cmp::Ne];
+
+/// The comparison of a SET* opcode (OP2 code) and whether it writes 1.0f/0.0f (true) or
+/// 0xFFFFFFFF/0 (false) (§3).
+pub(crate) fn set_cmp(code: u16) -> Option<(Cmp, Ty, bool)> {
+    Some(match code {
+        0x08..=0x0B => (CMP4[(code - 0x08) as usize], Ty::F, true),
+        0x0C..=0x0F => (CMP4[(code - 0x0C) as usize], Ty::F, false),
+        0x3A..=0x3D => (CMP4[(code - 0x3A) as usize], Ty::I, false),
+        0x3E => (Cmp::Gt, Ty::U, false),
+        0x3F => (Cmp::Ge, Ty::U, false),
+        _ => return None,
+    })
+}
+
+/// The comparison of a PRED_SET* opcode (E/GT/GE/NE forms only; §2.5).
+pub(crate) fn pred_cmp(code: u16) -> Option<(Cmp, Ty)> {
+    Some(match code {
+        0x20..=0x23 => (CMP4[(code - 0x20) as usize], Ty::F),
+        0x42..=0x45 => (CMP4[(code - 0x42) as usize], Ty::I),
+        0x1E => (Cmp::Gt, Ty::U),
+        0x1F => (Cmp::Ge, Ty::U),
+        _ => return None,
+    })
+}
+
+/// The comparison of a KILL* opcode (§2.6).
+pub(crate) fn kill_cmp(code: u16) -> Option<(Cmp, Ty)> {
+    Some(match code {
+        0x2C..=0x2F => (CMP4[(code - 0x2C) as usize], Ty::F),
+        0x46..=0x49 => (CMP4[(code - 0x46) as usize], Ty::I),
+        0x40 => (Cmp::Gt, Ty::U),
+        0x41 => (Cmp::Ge, Ty::U),
+        _ => return None,
+    })
+}
+
+/// ±inf results of RECIP/RECIPSQRT: IEEE keeps them, CLAMPED gives ±FLT_MAX, FF gives ±0
+/// (§3).
+#[derive(Clone, Copy)]
+enum InfRule {
+    Ieee,
+    Clamped,
+    Ff,
+}
+
+fn inf_rule(x: f32, r: InfRule) -> f32 {
+    if !x.is_infinite() {
+        return x;
+    }
+    match r {
+        InfRule::Ieee => x,
+        InfRule::Clamped => f32::MAX.copysign(x),
+        InfRule::Ff => 0.0f32.copysign(x),
+    }
+}
+
+/// sin/cos of an input in revolutions (§3: sin(2π·x)); no range reduction (decision), computed
+/// in f64 and rounded once.
+fn trig(x: f32, cos: bool) -> f32 {
+    let a = std::f64::consts::TAU * x as f64;
+    (if cos { a.cos() } else { a.sin() }) as f32
+}
+
+/// FLT_TO_INT / FLT_TO_UINT: truncation (§3, inferred); NaN gives 0 and out-of-range values
+/// saturate (decision).
+fn flt_to_int(x: f32) -> u32 {
+    x as i32 as u32
+}
+
+/// MAX / MIN in their DX9 form: `a >= b ? a : b` / `a < b ? a : b` (§3; a NaN operand yields
+/// b, decision).
+fn max_dx9(a: f32, b: f32) -> f32 {
+    if a >= b {
+        a
+    } else {
+        b
+    }
+}
+
+fn min_dx9(a: f32, b: f32) -> f32 {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}
+
+/// MAX_DX10 / MIN_DX10: a NaN operand yields the other one (§3, MS-MAX); denormals kept
+/// (decision: IEEE).
+fn max_dx10(a: f32, b: f32, max: bool) -> f32 {
+    if a.is_nan() {
+        b
+    } else if b.is_nan() {
+        a
+    } else if max {
+        max_dx9(a, b)
+    } else {
+        min_dx9(a, b)
+    }
+}
+
+/// An OP2 opcode of class Plain (the table's class column, `isa::table::AluClass::Plain`) on
+/// its sources. `None`: not implemented (the caller reports it as unsupported, by name).
+pub(crate) fn op2_plain(code: u16, s: [u32; 3]) -> Option<Val> {
+    let (a, b) = (f(s[0]), f(s[1]));
+    let (ia, ib) = (s[0] as i32, s[1] as i32);
+    if let Some((c, t, float)) = set_cmp(code) {
+        let r = compare(c, t, s[0], s[1]);
+        return Some(if float { fv(if r { 1.0 } else { 0.0 }) } else { iv(if r { !0 } else { 0 }) });
+    }
+    Some(match code {
+        0x00 => fv(a + b),
+        0x01 => fv(mul_legacy(a, b)),
+        0x02 => fv(a * b),
+        0x03 => fv(max_dx9(a, b)),
+        0x04 => fv(min_dx9(a, b)),
+        0x05 => fv(max_dx10(a, b, true)),
+        0x06 => fv(max_dx10(a, b, false)),
+        0x10 => fv(a - a.floor()),
+        0x11 => fv(a.trunc()),
+        0x12 => fv(a.ceil()),
+        0x13 => fv(a.round_ties_even()),
+        0x14 => fv(a.floor()),
+        0x19 => (s[0], true),
+        0x30 => iv(s[0] & s[1]),
+        0x31 => iv(s[0] | s[1]),
+        0x32 => iv(s[0] ^ s[1]),
+        0x33 => iv(!s[0]),
+        0x34 => iv(s[0].wrapping_add(s[1])),
+        // SUB_INT is src0 - src1 (§3, Cemu's tests).
+        0x35 => iv(s[0].wrapping_sub(s[1])),
+        0x36 => iv(ia.max(ib) as u32),
+        0x37 => iv(ia.min(ib) as u32),
+        0x38 => iv(s[0].max(s[1])),
+        0x39 => iv(s[0].min(s[1])),
+        0x61 => fv(((a as f64).exp2()) as f32),
+        0x62 => {
+            // LOG_CLAMPED: the input clamped to >= 0 first (Cemu), -inf -> -FLT_MAX (§3).
+            let r = (a.max(0.0) as f64).log2() as f32;
+            fv(if r == f32::NEG_INFINITY { -f32::MAX } else { r })
+        }
+        0x63 => fv((a as f64).log2() as f32),
+        0x64 => fv(inf_rule(1.0 / a, InfRule::Clamped)),
+        0x65 => fv(inf_rule(1.0 / a, InfRule::Ff)),
+        0x66 => fv(1.0 / a),
+        0x67 => fv(inf_rule(rsqrt(a), InfRule::Clamped)),
+        0x68 => fv(inf_rule(rsqrt(a), InfRule::Ff)),
+        0x69 => fv(inf_rule(rsqrt(a), InfRule::Ieee)),
+        0x6A => fv(a.sqrt()),
+        0x6B => iv(flt_to_int(a)),
+        0x6C => fv(ia as f32),
+        0x6D => fv(s[0] as f32),
+        0x6E => fv(trig(a, false)),
+        0x6F => fv(trig(a, true)),
+        // Shift counts use their low 5 bits (§3, decision).
+        0x70 => iv((ia >> (s[1] & 31)) as u32),
+        0x71 => iv(s[0] >> (s[1] & 31)),
+        0x72 => iv(s[0] << (s[1] & 31)),
+        0x73 => iv(ia.wrapping_mul(ib) as u32),
+        0x74 => iv(((ia as i64 * ib as i64) >> 32) as u32),
+        0x75 => iv(s[0].wrapping_mul(s[1])),
+        0x76 => iv(((s[0] as u64 * s[1] as u64) >> 32) as u32),
+        0x79 => iv(a as u32),
+        _ => return None,
+    })
+}
+
+fn rsqrt(a: f32) -> f32 {
+    (1.0 / (a as f64).sqrt()) as f32
+}
+
+/// An OP3 opcode. `None`: not implemented.
+pub(crate) fn op3(code: u16, s: [u32; 3]) -> Option<Val> {
+    let (a, b, c) = (f(s[0]), f(s[1]), f(s[2]));
+    let scale = |x: f32, k: u16| match k & 3 {
+        1 => x * 2.0,
+        2 => x * 4.0,
+        3 => x * 0.5,
+        _ => x,
+    };
+    Some(match code {
+        // MULADD(_M2/_M4/_D2): MUL's zero rule, unfused, the scale after the add (§3).
+        0x10..=0x13 => fv(scale(mul_legacy(a, b) + c, code)),
+        0x14..=0x17 => fv(scale(a * b + c, code)),
+        // CNDx: src0 compared with 0.0 (-0 counts as 0; NaN fails) selects src1 or src2.
+        0x18 => (if a == 0.0 { s[1] } else { s[2] }, true),
+        0x19 => (if a > 0.0 { s[1] } else { s[2] }, true),
+        0x1A => (if a >= 0.0 { s[1] } else { s[2] }, true),
+        0x1C => iv(if s[0] as i32 == 0 { s[1] } else { s[2] }),
+        0x1D => iv(if s[0] as i32 > 0 { s[1] } else { s[2] }),
+        0x1E => iv(if s[0] as i32 >= 0 { s[1] } else { s[2] }),
+        _ => return None,
+    })
+}
+
+/// OMOD (0 off, 1 ×2, 2 ×4, 3 ÷2) then CLAMP to [0, 1] (§1.12, Cemu's order); under
+/// DX10_CLAMP a NaN clamps to 0 (decision).
+pub(crate) fn modify(v: Val, omod: u8, clamp: bool) -> u32 {
+    let (bits, float) = v;
+    if !float || (omod == 0 && !clamp) {
+        return bits;
+    }
+    let mut x = f(bits);
+    x = match omod {
+        1 => x * 2.0,
+        2 => x * 4.0,
+        3 => x * 0.5,
+        _ => x,
+    };
+    if clamp {
+        x = if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
+    }
+    x.to_bits()
+}
+
+/// CUBE (§3, NIR `cube_amd`): from the vector v, (tc, sc, 2·ma, face id), the later axis
+/// winning ties.
+pub(crate) fn cube(v: [f32; 3]) -> [f32; 4] {
+    let [x, y, z] = v;
+    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+    let mut out = [0.0f32; 4];
+    if ax >= ay && ax >= az {
+        out = if x >= 0.0 { [-y, -z, 2.0 * x, 0.0] } else { [-y, z, 2.0 * x, 1.0] };
+    }
+    if ay >= ax && ay >= az {
+        out = if y >= 0.0 { [z, x, 2.0 * y, 2.0] } else { [-z, x, 2.0 * y, 3.0] };
+    }
+    if az >= ax && az >= ay {
+        out = if z >= 0.0 { [-y, x, 2.0 * z, 4.0] } else { [-y, -x, 2.0 * z, 5.0] };
+    }
+    out
+}
