@@ -300,14 +300,27 @@ impl Gpu {
     /// # Errors
     /// [`GpuError::Device`] when pipeline creation fails.
     pub fn build_compute_pipeline(&self, words: &[u32], entry: &str) -> Result<std::time::Duration, GpuError> {
+        let start = std::time::Instant::now();
+        let pipeline = self.compute_pipeline(words, entry)?;
+        let elapsed = start.elapsed();
+        drop(pipeline);
+        Ok(elapsed)
+    }
+
+    /// The compute pipeline of entry point `entry` of `words` with the bindings of docs/abi.md
+    /// (0 uniform block, 1 input, 2 output), and its bind group layout.
+    fn compute_pipeline(
+        &self,
+        words: &[u32],
+        entry: &str,
+    ) -> Result<(wgpu::ComputePipeline, wgpu::BindGroupLayout), GpuError> {
         use wgpu::BufferBindingType as T;
         let compute = wgpu::ShaderStages::COMPUTE;
-        let (_bgl, layout) = self.layouts(&[
+        let (bgl, layout) = self.layouts(&[
             (0, T::Uniform, compute),
             (1, T::Storage { read_only: true }, compute),
             (2, T::Storage { read_only: false }, compute),
         ]);
-        let start = std::time::Instant::now();
         let module = self.module(words, &[(entry, (translate::pica::WORKGROUP, 1, 1))]);
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
@@ -318,12 +331,10 @@ impl Gpu {
             compilation_options: Default::default(),
             cache: None,
         });
-        let elapsed = start.elapsed();
-        drop(pipeline);
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(GpuError::Device(e.to_string()));
         }
-        Ok(elapsed)
+        Ok((pipeline, bgl))
     }
 
     /// Runs compute entry point `entry` of `words` over `invocations` invocations with the ABI of
@@ -360,28 +371,9 @@ impl Gpu {
         output_words: usize,
         progress: &Progress,
     ) -> Result<Vec<u32>, GpuError> {
-        use wgpu::BufferBindingType as T;
         progress.set(Phase::PipelineCreation);
         let wg = translate::pica::WORKGROUP;
-        let module = self.module(words, &[(entry, (wg, 1, 1))]);
-        let compute = wgpu::ShaderStages::COMPUTE;
-        let (bgl, layout) = self.layouts(&[
-            (0, T::Uniform, compute),
-            (1, T::Storage { read_only: true }, compute),
-            (2, T::Storage { read_only: false }, compute),
-        ]);
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: None,
-            layout: Some(&layout),
-            module: &module,
-            entry_point: Some(entry),
-            compilation_options: Default::default(),
-            cache: None,
-        });
-        if let Some(e) = pollster::block_on(scope.pop()) {
-            return Err(GpuError::Device(e.to_string()));
-        }
+        let (pipeline, bgl) = self.compute_pipeline(words, entry)?;
         let ubuf = self.upload(uniforms, wgpu::BufferUsages::UNIFORM);
         let ibuf = self.upload(bytemuck::cast_slice(input), wgpu::BufferUsages::STORAGE);
         let out_size = (output_words * 4) as u64;
