@@ -1,5 +1,5 @@
 //! Translated programs on the Vulkan device, checked against values the ISA page states
-//! (specs/pica200-shader-isa.md), and the render pipeline against the compute wrapper.
+//! (3dbrew "GPU/Shader Instruction Set"), and the render pipeline against the compute wrapper.
 //! Without a Vulkan device these tests skip, unless SHADERPORT_REQUIRE_GPU is set (CI).
 
 use gpu::Gpu;

@@ -1,7 +1,7 @@
 //! The BP register layouts used by materials, as one table each.
 //!
 //! Bit ranges follow specs/hollywood-tev-facts.md, "Register layouts" (the hardware layout, also
-//! Dolphin's BPMemory.h); the wiki page's tables (hollywood-tev-bp-registers.md) are superseded.
+//! Dolphin's BPMemory.h); the MDL0 wiki page's BP register tables are superseded.
 //! Value names follow specs/hollywood-tev-more-facts.md §2-§3.
 
 use crate::fields::{bp_register, RegisterLayout};

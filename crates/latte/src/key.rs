@@ -1,4 +1,4 @@
-//! Shader keys and inventories (latte-shader-translation.md, "Translator": the key is FNV-1a 64
+//! Shader keys and inventories (the Wii U port's translator notes, docs/specs/README.md, "Translator": the key is FNV-1a 64
 //! over the header's register block, big-endian as in guest memory, followed by the program
 //! bytes; the inventory lists each unique GFD by SHA-1).
 

@@ -11,7 +11,7 @@
 //!   other; `asm` also builds GFD files from `.vsh` / `.psh` sources.
 //!
 //! The specs this crate follows are in `docs/specs/` (gx2-gfd-facts.md,
-//! latte-semantics-facts.md, latte-shader-translation.md); docs/latte-*.md record decisions.
+//! latte-semantics-facts.md, the Wii U port's translator notes, docs/specs/README.md); docs/latte-*.md record decisions.
 
 #![forbid(unsafe_code)]
 

@@ -1,4 +1,4 @@
-//! MT Framework shader containers of the Wii U (latte-shader-translation.md, "Files"):
+//! MT Framework shader containers of the Wii U (the Wii U port's translator notes, docs/specs/README.md, "Files"):
 //! `.es` (rEmulationShader: 16-byte header + one GFD), `.spkg` (rEmulationShaderPackage: a
 //! count, then each GFD preceded by its u32 id) and `.lfx` (rLtShader, an MFX effect file with
 //! name tables and embedded GFDs).

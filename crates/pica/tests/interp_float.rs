@@ -1,4 +1,4 @@
-//! One test per row of specs/pica200-shader-isa.md "Floating-Point Behavior", run through real
+//! One test per row of 3dbrew "GPU/Shader Instruction Set" "Floating-Point Behavior", run through real
 //! instructions and checked bit for bit (float24 patterns of o0.x).
 
 mod interp_common;

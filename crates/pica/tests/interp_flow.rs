@@ -1,4 +1,4 @@
-//! Control flow as specs/pica200-shader-isa.md "Control Flow" describes it: stack overflow as
+//! Control flow as 3dbrew "GPU/Shader Instruction Set" "Control Flow" describes it: stack overflow as
 //! rings, the priority of stack updates, CALL multi-pop and its fourth-pop quirk, JMP after the
 //! stack checks, LOOP/BREAK, and the step budget. Each program marks the blocks it runs by
 //! counting in temporaries (`add rK, c0, rK` with c0 = 1) and the tests check the counts.

@@ -215,7 +215,7 @@ fn dvoj_summary(d: &Dvoj) -> Value {
     json!({
         "format": "DVOJ",
         "type": shader_type(d.shader_type),
-        // specs/pica200-shbin.md "DVOJ": the entry point is always the first instruction.
+        // 3dbrew "SHBIN" "DVOJ": the entry point is always the first instruction.
         "entry": 0,
         "instructions": d.code.len(),
         "operand_descriptors": d.descriptors.len(),

@@ -33,7 +33,7 @@ pub fn picasso_f24(v: f32) -> F24 {
     F24::from_f32_truncate(v)
 }
 
-/// Output semantics of `.out` (specs/pica200-shbin.md "Output Table Entry"; `dummy` is 9).
+/// Output semantics of `.out` (3dbrew "SHBIN" "Output Table Entry"; `dummy` is 9).
 fn out_type(name: &str) -> Option<u16> {
     Some(match name.to_ascii_lowercase().as_str() {
         "pos" | "position" => 0,

@@ -73,7 +73,7 @@ impl Reg {
         }
     }
 
-    /// The index in the DVLE's unified uniform space (specs/pica200-shbin.md "Uniform Table
+    /// The index in the DVLE's unified uniform space (3dbrew "SHBIN" "Uniform Table
     /// Entry": v 0x00, c 0x10, i 0x70, b 0x78).
     pub fn unified(self) -> u32 {
         match self.kind {

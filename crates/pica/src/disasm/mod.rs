@@ -204,7 +204,7 @@ pub fn disassemble_with(shbin: &Shbin, options: &Options) -> Disassembly {
     Disassembly { text, warnings }
 }
 
-/// A DVOJ object (an unlinked shader, specs/pica200-shbin.md "DVOJ") printed as the one-DVLE
+/// A DVOJ object (an unlinked shader, 3dbrew "SHBIN" "DVOJ") printed as the one-DVLE
 /// SHBIN it would make: its code and descriptors as the program, its tables as the DVLE, its
 /// entry point the first instruction and the whole code its `main`. The warnings say what of the
 /// object picasso could not write (its line-number blocks are not printed at all).

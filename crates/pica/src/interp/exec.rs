@@ -1,5 +1,5 @@
 //! The executor: registers, uniforms, the step loop and the semantics of each instruction
-//! (specs/pica200-shader-isa.md "Instructions"; float rules in [`super::f24ops`]).
+//! (3dbrew "GPU/Shader Instruction Set" "Instructions"; float rules in [`super::f24ops`]).
 
 use super::f24ops as f;
 use super::flow::{CallEntry, IfEntry, LoopEntry, Stacks};
@@ -192,7 +192,7 @@ impl<'p> Interpreter<'p> {
         }
     }
 
-    /// A constant read through an address register (specs/pica200-shader-isa.md "Relative
+    /// A constant read through an address register (3dbrew "GPU/Shader Instruction Set" "Relative
     /// addressing"; cases in specs/pica200-facts.md): an offset outside -128..=127 is ignored,
     /// the sum is masked to 7 bits, and an index past c95 reads (1, 1, 1, 1).
     #[cold]

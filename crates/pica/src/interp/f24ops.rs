@@ -11,7 +11,7 @@
 //!   exponent; then results below 2^-62 (float24 subnormals) become +0 and results of 2^64 or more
 //!   become infinity of their sign. This is the one rounding rule ([`round`]).
 //! - Arithmetic flushes subnormal inputs and -0 to +0 ([`flush`]) and never produces -0
-//!   (specs/pica200-shader-isa.md "Floating-Point Behavior": "Input and output subnormals are
+//!   (3dbrew "GPU/Shader Instruction Set" "Floating-Point Behavior": "Input and output subnormals are
 //!   flushed to +0", "does not seem to have negative 0").
 //! - NaN results are the one quiet NaN float24 0x7F8000 (f32 0x7FC00000).
 //! - CMP, SGE/SLT, MAX and MIN compare the values as they are, subnormals included (same table:

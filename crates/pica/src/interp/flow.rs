@@ -1,4 +1,4 @@
-//! The control-flow stacks of specs/pica200-shader-isa.md "Control Flow": a 4-deep CALL stack,
+//! The control-flow stacks of 3dbrew "GPU/Shader Instruction Set" "Control Flow": a 4-deep CALL stack,
 //! an 8-deep IF stack and a 4-deep LOOP stack, each checked against its own copy of the
 //! incremented PC after every instruction, overflowing as rings.
 

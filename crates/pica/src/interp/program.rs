@@ -30,7 +30,7 @@ pub(crate) struct Src {
     /// Raw register number (0x00-0x7F), which is also its index in the register file.
     pub reg: u8,
     /// Address register to add: only kept for constant registers (on inputs and temporaries the
-    /// index is ignored, specs/pica200-shader-isa.md "Relative addressing").
+    /// index is ignored, 3dbrew "GPU/Shader Instruction Set" "Relative addressing").
     pub rel: AddrIndex,
     /// Source component read for each result component.
     pub swz: [u8; 4],
@@ -201,7 +201,7 @@ fn decode(inst: Instruction, descriptors: &[u32]) -> Op {
         },
         (op, Operands::Arith { dst, src1, src2, idx, desc: d }) => {
             let Some(od) = desc(d) else { return Op::Invalid(Invalid::MissingDescriptor(d)) };
-            // Format 1i puts the index on SRC2 (specs/pica200-shader-isa.md "Format 1i").
+            // Format 1i puts the index on SRC2 (3dbrew "GPU/Shader Instruction Set" "Format 1i").
             let (s1, s2) = if rel == Some(RelativeSource::Src2) {
                 (Src::plain(src1, od, 1), Src::new(src2, idx, od, 2))
             } else {

@@ -1,4 +1,4 @@
-//! PICA200 instruction decode and encode (specs/pica200-shader-isa.md).
+//! PICA200 instruction decode and encode (3dbrew "GPU/Shader Instruction Set").
 //!
 //! `decode` never fails: unassigned opcodes become `Opcode::Unknown` with the whole word kept, and
 //! bits that no field of a format covers are kept in `Instruction::extra`, so
@@ -67,7 +67,7 @@ pub enum EncodeError {
 }
 
 // One line per format, from the most significant field; every bit of an instruction word is
-// placed here and nowhere else (specs/pica200-shader-isa.md "Instruction formats").
+// placed here and nowhere else (3dbrew "GPU/Shader Instruction Set" "Instruction formats").
 instruction_formats! {
     F1 | F1u => Arith rel Src1 { dst: DstReg = [25:21], idx: AddrIndex = [20:19], src1: SrcReg = [18:12], src2: SrcReg = [11:7], desc: u8 = [6:0] }
     F1i => Arith rel Src2 { dst: DstReg = [25:21], idx: AddrIndex = [20:19], src1: SrcReg = [18:14], src2: SrcReg = [13:7], desc: u8 = [6:0] }

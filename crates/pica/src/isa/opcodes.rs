@@ -1,4 +1,4 @@
-//! The one table of PICA200 opcodes (specs/pica200-shader-isa.md "Instructions").
+//! The one table of PICA200 opcodes (3dbrew "GPU/Shader Instruction Set" "Instructions").
 //!
 //! Every fact about an opcode (its number range, its format, its mnemonic, its inverted twin, how
 //! it uses its operand descriptor, what its result is, its flow-control kind) is written once, in
@@ -7,7 +7,7 @@
 //! interpreter, the translator and the generators take their opcode lists from these. Adding an
 //! opcode is one line.
 
-/// Instruction formats of specs/pica200-shader-isa.md "Instruction formats".
+/// Instruction formats of 3dbrew "GPU/Shader Instruction Set" "Instruction formats".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
     /// Register operation: SRC1 7 bits (with IDX), SRC2 5 bits.

@@ -1,5 +1,5 @@
 //! Registers, address indices, comparison and condition operators, operand descriptors
-//! (specs/pica200-shader-isa.md "Registers", "Relative addressing", "Comparison operator",
+//! (3dbrew "GPU/Shader Instruction Set" "Registers", "Relative addressing", "Comparison operator",
 //! "Conditions", "Operand descriptors").
 
 use std::fmt;

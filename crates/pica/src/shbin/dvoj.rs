@@ -1,4 +1,4 @@
-//! DVOJ, the unlinked shader object (specs/pica200-shbin.md "DVOJ"), read only.
+//! DVOJ, the unlinked shader object (3dbrew "SHBIN" "DVOJ"), read only.
 //!
 //! The spec's table places the output mask at 0x10, which collides with the constant table
 //! offset; we read it at 0x0A, right after the input mask (docs/pica-shbin.md).

@@ -1,5 +1,5 @@
 //! SHBIN containers: DVLB (the file), DVLP (the shared program) and DVLE (executables), read and
-//! written byte for byte (specs/pica200-shbin.md); DVOJ (unlinked objects) read.
+//! written byte for byte (3dbrew "SHBIN"); DVOJ (unlinked objects) read.
 //!
 //! The writer lays tables out the way picasso does (docs/pica-shbin.md): DVLB header, DVLP
 //! header, code, operand descriptors, the filename symbol table, then each DVLE at a 4-byte

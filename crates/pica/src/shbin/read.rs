@@ -1,4 +1,4 @@
-//! SHBIN reading (specs/pica200-shbin.md). Every count is checked against the bytes left before
+//! SHBIN reading (3dbrew "SHBIN"). Every count is checked against the bytes left before
 //! anything is allocated; every error carries the absolute byte offset.
 
 use super::reader::Reader;

@@ -1,5 +1,5 @@
 //! Control flow: straight-line programs inline, everything else through a dispatch loop over the
-//! program counter that keeps the four stacks of specs/pica200-shader-isa.md "Control Flow".
+//! program counter that keeps the four stacks of 3dbrew "GPU/Shader Instruction Set" "Control Flow".
 //!
 //! The dispatch loop is `loop { if done || steps == MAX_STEPS { break } switch pc { case k: ... }
 //! advance }`. Each case executes instruction k and sets `nxt` (the PC copy the stacks see) and

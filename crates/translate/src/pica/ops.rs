@@ -1,5 +1,5 @@
 //! Arithmetic instructions: operand fetch (swizzle, negation, relative addressing), the
-//! operations, and masked destination writes (specs/pica200-shader-isa.md "Instructions",
+//! operations, and masked destination writes (3dbrew "GPU/Shader Instruction Set" "Instructions",
 //! "Relative addressing", "Floating-Point Behavior"; specs/pica200-facts.md).
 
 use naga::{BinaryOperator as B, Expression, Handle, MathFunction as M, ScalarKind, SwizzleComponent, VectorSize};
@@ -62,7 +62,7 @@ impl Gen<'_> {
         }
     }
 
-    /// c[i + offset] as specs/pica200-shader-isa.md "Relative addressing" says: an offset outside
+    /// c[i + offset] as 3dbrew "GPU/Shader Instruction Set" "Relative addressing" says: an offset outside
     /// -128..=127 is ignored, the sum is masked with 0x7F, and indices past 95 read (1, 1, 1, 1).
     /// The same rule is applied to aL (decision recorded in docs/pica-translate.md).
     fn read_relative(&mut self, i: u8, idx: AddrIndex) -> H {

@@ -1,6 +1,6 @@
 //! Structured control flow: IF/ELSE, LOOP (with BREAK) and CALL nests become naga `If` and
 //! `Loop` statements and inlined callees, when that is provably the same as the four stacks of
-//! specs/pica200-shader-isa.md "Control Flow" (as pica::interp runs them). Anything else goes to
+//! 3dbrew "GPU/Shader Instruction Set" "Control Flow" (as pica::interp runs them). Anything else goes to
 //! the dispatch loop (flow.rs).
 //!
 //! A region `[s, e)` is structured when, executed from `s`, no stack can pop anywhere but at its
