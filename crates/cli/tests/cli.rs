@@ -711,3 +711,15 @@ fn latte_run_geometry_program_lists_ring_writes_and_emits() {
     let first_pos = inv["mem_writes"].as_array().unwrap().iter().find(|m| m["addr"] == 0).unwrap();
     assert_eq!(first_pos["value"], serde_json::json!([0.5, 1.75, 3.0, 1.0]));
 }
+
+#[test]
+fn latte_run_on_a_truncated_gfd_names_the_offset() {
+    let dir = temp_dir("latte-run-truncated");
+    let full = std::fs::read(corpus("latte/ClassiCube/textured_exp.gsh")).unwrap();
+    let path = dir.join("truncated.gsh");
+    std::fs::write(&path, &full[..40]).unwrap();
+    let out = shaderport(&["latte", "run", path.to_str().unwrap(), "--stage", "ps"]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("truncated.gsh") && err.contains("byte offset 0x28") && err.contains("truncated"), "{err}");
+}

@@ -166,8 +166,11 @@ pub(super) fn run_program(file: &Path, stage: RunStage, input: Option<&Path>, he
         RunStage::Ps => Stage::Pixel,
         RunStage::Gs => Stage::Geometry,
     };
-    let program = match GfdFile::parse(&bytes) {
-        Ok(gfd) => {
+    // A file with the GFD magic is a GFD, and its parse errors are reported; anything else is
+    // raw program words (as `latte disasm --raw` takes them).
+    let program = match latte::gfd::is_gfd(&bytes).then(|| GfdFile::parse(&bytes)) {
+        Some(gfd) => {
+            let gfd = gfd.with_context(|| format!("{}: GFD", file.display()))?;
             let shaders = gfd.shaders().with_context(|| file.display().to_string())?;
             let s = shaders.into_iter().find(|s| s.header.stage == want).with_context(|| {
                 let name = match want {
@@ -179,7 +182,7 @@ pub(super) fn run_program(file: &Path, stage: RunStage, input: Option<&Path>, he
             })?;
             s.program.with_context(|| format!("{}: the shader has no program block", file.display()))?
         }
-        Err(_) => bytes,
+        None => bytes,
     };
     let p = Program::decode_bytes(&program, 0).with_context(|| file.display().to_string())?;
     let (inputs, invs) = match input {
