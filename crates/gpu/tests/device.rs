@@ -338,13 +338,7 @@ fn relative_addressing_edges_from_the_facts_page() {
 
 /// Every executable of the given kind in the corpus SHBINs: (file, SHBIN, executable index).
 fn corpus_executables(kind: pica::shbin::ShaderType) -> Vec<(std::path::PathBuf, Shbin, usize)> {
-    let dir = testkit::corpus("pica/golden");
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "shbin"))
-        .collect();
-    paths.sort();
+    let paths = testkit::files(&testkit::corpus("pica/golden"), "shbin");
     let mut out = Vec::new();
     for path in paths {
         let shbin = Shbin::read(&std::fs::read(&path).unwrap()).unwrap();

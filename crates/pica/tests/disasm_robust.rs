@@ -15,14 +15,7 @@ fn goldens() -> &'static [Vec<u8>] {
 }
 
 fn read_goldens() -> Vec<Vec<u8>> {
-    let dir = testkit::corpus("pica/golden");
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .expect("golden dir")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "shbin"))
-        .collect();
-    paths.sort();
-    paths.iter().map(|p| std::fs::read(p).expect("read")).collect()
+    testkit::files(&testkit::corpus("pica/golden"), "shbin").iter().map(|p| std::fs::read(p).expect("read")).collect()
 }
 
 /// Splits at the file markers and assembles; the container picasso would write.

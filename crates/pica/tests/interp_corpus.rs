@@ -11,13 +11,7 @@ fn golden() -> PathBuf {
 }
 
 fn shbins() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(golden())
-        .expect("corpus present")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "shbin"))
-        .collect();
-    v.sort();
-    v
+    testkit::files(&golden(), "shbin")
 }
 
 /// Reproducible random inputs over the shared seeded source.
