@@ -7,6 +7,7 @@
 
 pub mod asm;
 pub mod disasm;
+pub mod fixed;
 pub mod float24;
 pub mod interp;
 pub mod isa;
