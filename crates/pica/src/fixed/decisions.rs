@@ -16,18 +16,21 @@ pub const fn div255(x: u32) -> u32 {
 /// D2a (facts 2.5): the bias of Add signed on bytes is 128.
 pub const ADD_SIGNED_BIAS: i32 = 128;
 
-/// D2b (facts 7.2, appendix A "Dot3 scale"): Dot3 on bytes is
-/// `clamp8(sum over r,g,b of trunc(((2a-255)(2b-255) + 128) / 256))`, the division truncating
-/// toward zero (Azahar's software formula). With it, 0x80 and 0x7F give different results, which
-/// the hardware is reported to do (appendix B, citra#767); Lectem's fitted divisor 255 is the
-/// alternative not taken.
+/// D2b (facts 7.2, 2.6, appendix A "Dot3 scale"): Dot3 on bytes is
+/// `clamp8(sum over r,g,b of floor((2a-255)(2b-255) / 256))`: each product is taken to 1/256
+/// by an arithmetic shift, with no rounding constant. The hardware results of appendix B say
+/// the per-component precision is no better than 1/256 *and* that dot3((0x80,..),(0x7F,..))
+/// differs from dot3((0x80,..),(0x80,..)); the two published formulas (Azahar's
+/// `trunc((p + 128) / 256)` and Lectem's fitted `(p + 128) / 255`) both give 0 for p = 1 and
+/// p = -1, so neither shows that difference, while the shift gives 0 and -1. Each term is
+/// within 1 of Azahar's (its comment reports a worst case of +/-3 against hardware).
 #[inline]
 pub fn dot3(a: [u8; 3], b: [u8; 3]) -> u8 {
     let mut sum = 0i32;
     for ch in 0..3 {
         let x = 2 * i32::from(a[ch]) - 255;
         let y = 2 * i32::from(b[ch]) - 255;
-        sum += (x * y + 128) / 256;
+        sum += (x * y) >> 8;
     }
     sum.clamp(0, 255) as u8
 }
