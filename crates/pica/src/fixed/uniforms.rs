@@ -25,6 +25,8 @@ pub struct SamplerParams {
 /// the uniform block has its final shape).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct GasUniforms {
+    /// TEXENV_UPDATE_BUFFER bit 3: the shading density comes from the depth.
+    pub density_from_depth: bool,
     /// GPUREG_GAS_ATTENUATION and GPUREG_GAS_ACCMAX, f16 bits.
     pub attenuation: u16,
     pub accmax: u16,
@@ -105,6 +107,7 @@ impl FragmentUniforms {
             fog_color: [fog.r as u8, fog.g as u8, fog.b as u8],
             fog_lut: *memories.fog,
             gas: GasUniforms {
+                density_from_depth: reg(regs, ids::TEXENV_UPDATE_BUFFER) & 8 != 0,
                 attenuation: reg(regs, ids::GAS_ATTENUATION) as u16,
                 accmax: reg(regs, ids::GAS_ACCMAX) as u16,
                 light_xy: GasLight::decode(reg(regs, ids::GAS_LIGHT_XY)),

@@ -1,0 +1,207 @@
+//! Properties of the fragment key and the reference over random register states and inputs:
+//! no uniform-only register changes the key; the canonical key gives the output of the key
+//! decoded as written (the full state); random states and inputs never panic; the reference
+//! is deterministic.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use pica::fixed::{self, FragmentInputs, FragmentKey, FragmentUniforms, Rgba, TexCoord, TexelRequest};
+use pica::state::GpuState;
+use proptest::prelude::*;
+
+/// A texel that depends on every bit of the request, so that a changed request shows.
+fn texel(r: TexelRequest) -> Rgba {
+    let (face, s, t) = match r.coord {
+        TexCoord::Plane { s, t } => (7u64, s, t),
+        TexCoord::Cube { face, s, t } => (face as u64, s, t),
+    };
+    let mut h = (r.unit as u64) << 40 ^ face << 36 ^ u64::from(r.shadow) << 35;
+    h ^= u64::from(s.to_bits()).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(t.to_bits()).rotate_left(17);
+    h = (h ^ (h >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let b = (h ^ (h >> 29)).to_le_bytes();
+    [b[0], b[1], b[2], b[3]]
+}
+
+fn float() -> impl Strategy<Value = f32> {
+    prop_oneof![6 => -1.5f32..1.5, 1 => Just(0.0f32), 1 => Just(1.0f32), 1 => prop::num::f32::ANY]
+}
+
+fn fragment() -> impl Strategy<Value = FragmentInputs> {
+    (prop::array::uniform4(float()), prop::array::uniform3(prop::array::uniform2(float())), float(), float(), float())
+        .prop_map(|(color, texcoord, w0, z, w)| FragmentInputs {
+            color,
+            texcoord,
+            texcoord0_w: w0,
+            z_over_w: z,
+            w,
+            ..Default::default()
+        })
+}
+
+/// A register file with the fragment registers random, biased toward the interesting values
+/// of the few-valued fields (fog modes 5 and 7, shadow rendering, defined sources).
+fn state() -> impl Strategy<Value = GpuState> {
+    (
+        prop::collection::vec(any::<u32>(), 0x300),
+        prop::collection::vec(any::<u32>(), 128),
+        prop::sample::select(vec![0u32, 5, 7, 1]),
+        prop::sample::select(vec![0u32, 3, 1]),
+        prop::collection::vec(prop::sample::select(vec![0u32, 3, 4, 5, 13, 14, 15, 7]), 36),
+        any::<bool>(),
+    )
+        .prop_map(|(regs, fog, fog_mode, op_mode, sources, defined)| {
+            let mut s = GpuState::new();
+            s.regs.copy_from_slice(&regs);
+            Arc::make_mut(&mut s.memories.fog).copy_from_slice(&fog);
+            s.regs[0x0E0] = (s.regs[0x0E0] & !7) | fog_mode;
+            s.regs[0x100] = (s.regs[0x100] & !3) | op_mode;
+            if defined {
+                // Half of the states use only defined sources, combiners 0-9 and scales 0-2.
+                for (i, base) in [0x0C0usize, 0x0C8, 0x0D0, 0x0D8, 0x0F0, 0x0F8].into_iter().enumerate() {
+                    let src = &sources[i * 6..i * 6 + 6];
+                    s.regs[base] = src[0] | src[1] << 4 | src[2] << 8 | src[3] << 16 | src[4] << 20 | src[5] << 24;
+                    let c = s.regs[base + 2];
+                    s.regs[base + 2] = (c & 0xF) % 10 | ((c >> 16) & 0xF) % 10 << 16;
+                    let k = s.regs[base + 4];
+                    s.regs[base + 4] = (k & 3) % 3 | ((k >> 16) & 3) % 3 << 16;
+                }
+                // Alpha test "never" would hide everything else.
+                if (s.regs[0x104] >> 4) & 7 == 0 {
+                    s.regs[0x104] |= 1 << 4;
+                }
+            }
+            s
+        })
+}
+
+/// Register bits that only uniforms read: (id, mask).
+const UNIFORM_BITS: &[(u16, u32)] = &[
+    (0x04D, !0),
+    (0x04E, !0),
+    (0x081, !0),
+    (0x082, !0),
+    (0x083, !(7 << 28)),
+    (0x084, !0),
+    (0x085, !0),
+    (0x086, !0),
+    (0x087, !0),
+    (0x088, !0),
+    (0x089, !0),
+    (0x08A, !0),
+    (0x08B, !1),
+    (0x08E, !0),
+    (0x091, !0),
+    (0x092, !0),
+    (0x093, !0),
+    (0x094, !0),
+    (0x095, !0),
+    (0x096, !0),
+    (0x099, !0),
+    (0x09A, !0),
+    (0x09B, !0),
+    (0x09C, !0),
+    (0x09D, !0),
+    (0x09E, !0),
+    (0x0C3, !0),
+    (0x0CB, !0),
+    (0x0D3, !0),
+    (0x0DB, !0),
+    (0x0F3, !0),
+    (0x0FB, !0),
+    (0x0E0, 1 << 3),
+    (0x0E1, !0),
+    (0x0E4, !0),
+    (0x0E5, !0),
+    (0x0FD, !0),
+    (0x104, 0xFF << 8),
+    (0x120, !0),
+    (0x121, !0),
+    (0x122, !0),
+    (0x126, !0),
+    (0x130, !0),
+];
+
+proptest! {
+    #[test]
+    fn uniform_only_state_does_not_change_the_key(
+        s in state(),
+        noise in prop::collection::vec(any::<u32>(), UNIFORM_BITS.len()),
+        fog in prop::collection::vec(any::<u32>(), 128),
+        gas in prop::array::uniform16(any::<u32>()),
+    ) {
+        let key = FragmentKey::from_state(&s);
+        let before = FragmentUniforms::from_state(&s);
+        let mut t = s.clone();
+        for (&(id, mask), n) in UNIFORM_BITS.iter().zip(&noise) {
+            let r = &mut t.regs[usize::from(id)];
+            *r = (*r & !mask) | (n & mask);
+        }
+        Arc::make_mut(&mut t.memories.fog).copy_from_slice(&fog);
+        t.memories.gas = gas;
+        prop_assert_eq!(FragmentKey::from_state(&t), key);
+        // The same changes reach the uniforms (so the list above is not of dead bits).
+        let after = FragmentUniforms::from_state(&t);
+        prop_assert_eq!(after.fog_lut.to_vec(), fog);
+        prop_assert_eq!(after.gas.lut, gas);
+        let _ = before;
+    }
+
+    #[test]
+    fn the_canonical_key_gives_the_output_of_the_full_state(
+        s in state(),
+        frags in prop::collection::vec(fragment(), 8),
+    ) {
+        let key = FragmentKey::from_state(&s);
+        let raw = FragmentKey::decode_raw(&s.regs);
+        let u = FragmentUniforms::from_state(&s);
+        for f in &frags {
+            // Every step's value, not only the result (a later stage often hides an earlier).
+            let a = fixed::trace(&key, &u, f, &mut texel);
+            let b = fixed::trace(&raw, &u, f, &mut texel);
+            prop_assert_eq!(a.result, b.result, "key {:?}\nraw {:?}\ninputs {:?}", key, raw, f);
+            // Stage outputs are compared unless the alpha test always fails (the canonical key
+            // then drops the stages).
+            if key.alpha_test != pica::regs::layouts::CompareFunc::Never {
+                prop_assert_eq!(a.texenv, b.texenv, "key {:?}\nraw {:?}\ninputs {:?}", key, raw, f);
+            }
+        }
+        // Canonicalising is idempotent.
+        prop_assert_eq!(FragmentKey::from_regs(&s.regs), key);
+    }
+
+    #[test]
+    fn random_states_and_inputs_never_panic_and_are_deterministic(
+        s in state(),
+        frags in prop::collection::vec(fragment(), 8),
+    ) {
+        let key = FragmentKey::from_state(&s);
+        let u = FragmentUniforms::from_state(&s);
+        for f in &frags {
+            let a = fixed::trace(&key, &u, f, &mut texel);
+            let b = fixed::trace(&key, &u, f, &mut texel);
+            prop_assert_eq!(format!("{a:?}"), format!("{b:?}"));
+            prop_assert!((0.0..=1.0).contains(&a.depth));
+            let dst = texel(TexelRequest { unit: 0, coord: TexCoord::Plane { s: f.z_over_w, t: f.w }, shadow: true });
+            if let fixed::FragmentResult::Shadow(w) = a.result {
+                let out = fixed::output::shadow_update(dst, w, &u);
+                prop_assert_eq!(out, fixed::output::shadow_update(dst, w, &u));
+            }
+        }
+    }
+}
+
+/// Keys hash: different code-changing state gives different keys, equal state equal keys.
+#[test]
+fn keys_are_hashable_and_tell_states_apart() {
+    let mut s = GpuState::new();
+    let mut set = HashSet::new();
+    set.insert(FragmentKey::from_state(&s));
+    s.regs[0x0C2] = 1; // stage 0 RGB modulate
+    set.insert(FragmentKey::from_state(&s));
+    s.regs[0x0C3] = 0x1234_5678; // its constant colour: a uniform
+    set.insert(FragmentKey::from_state(&s));
+    s.regs[0x0E0] = 5; // fog
+    set.insert(FragmentKey::from_state(&s));
+    assert_eq!(set.len(), 3);
+}
