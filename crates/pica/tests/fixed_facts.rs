@@ -23,17 +23,18 @@ fn b1_combiner_buffer_lags_one_stage() {
     let constants: [[u8; 4]; 6] = std::array::from_fn(|j| [10 + j as u8, 20 + j as u8, 30 + j as u8, 40 + j as u8]);
     let buffer_color = [0xB0, 0xB1, 0xB2, 0xB3];
     let expected_rgb = [[0, 0, 0], [0xB0, 0xB1, 0xB2], [10, 20, 30], [10, 20, 30], [12, 22, 32], [12, 22, 32]];
-    for k in 0..6 {
+    for (k, want) in expected_rgb.iter().enumerate() {
         let mut s = state();
         for (j, c) in constants.iter().enumerate() {
-            let stage = if j == k { Stage { constant: *c, ..Stage::replace(S::PreviousBuffer) } } else { Stage::constant(*c) };
+            let stage =
+                if j == k { Stage { constant: *c, ..Stage::replace(S::PreviousBuffer) } } else { Stage::constant(*c) };
             stage.write(&mut s.regs, j);
         }
         s.regs[0x0E0] = (1 << 8) | (1 << 10);
         s.regs[0x0FD] = u32::from_le_bytes(buffer_color);
         let t = trace(&s, &inputs([0.0; 4]), &mut flat([0; 4]));
         let out = t.texenv[k];
-        assert_eq!(&out[..3], &expected_rgb[k], "stage {k} reading the buffer");
+        assert_eq!(&out[..3], want, "stage {k} reading the buffer");
         // No alpha bit is set: the buffer's alpha stays the initial colour's from stage 1 on.
         assert_eq!(out[3], if k == 0 { 0 } else { 0xB3 }, "stage {k} buffer alpha");
     }

@@ -62,9 +62,9 @@ fn state() -> impl Strategy<Value = GpuState> {
                     let src = &sources[i * 6..i * 6 + 6];
                     s.regs[base] = src[0] | src[1] << 4 | src[2] << 8 | src[3] << 16 | src[4] << 20 | src[5] << 24;
                     let c = s.regs[base + 2];
-                    s.regs[base + 2] = (c & 0xF) % 10 | ((c >> 16) & 0xF) % 10 << 16;
+                    s.regs[base + 2] = ((c & 0xF) % 10) | ((((c >> 16) & 0xF) % 10) << 16);
                     let k = s.regs[base + 4];
-                    s.regs[base + 4] = (k & 3) % 3 | ((k >> 16) & 3) % 3 << 16;
+                    s.regs[base + 4] = ((k & 3) % 3) | ((((k >> 16) & 3) % 3) << 16);
                 }
                 // Alpha test "never" would hide everything else.
                 if (s.regs[0x104] >> 4) & 7 == 0 {

@@ -111,7 +111,8 @@ fn operands_select_and_invert_channels() {
 #[test]
 fn scales_multiply_and_saturate() {
     let base = Stage::constant([60, 100, 200, 70]);
-    for (scale, want) in [(0u32, [60, 100, 200, 70]), (1, [120, 200, 255, 140]), (2, [240, 255, 255, 255]), (3, [60, 100, 200, 70])]
+    for (scale, want) in
+        [(0u32, [60, 100, 200, 70]), (1, [120, 200, 255, 140]), (2, [240, 255, 255, 255]), (3, [60, 100, 200, 70])]
     {
         let st = Stage { rgb_scale: TexEnvScale::from_raw(scale), alpha_scale: TexEnvScale::from_raw(scale), ..base };
         assert_eq!(color(run(&one_stage(st), &inputs([0.0; 4]), &mut flat([0; 4]))), want, "scale {scale}");
@@ -205,7 +206,11 @@ fn alpha_test_functions() {
             let mut s = one_stage(Stage::constant([1, 2, 3, alpha]));
             s.regs[0x104] = 1 | (func << 4) | (128 << 8);
             let r = run(&s, &inputs([0.0; 4]), &mut flat([0; 4]));
-            let expect = if pass { FragmentResult::Color { rgba: [1, 2, 3, alpha], depth: 0.0 } } else { FragmentResult::Discarded };
+            let expect = if pass {
+                FragmentResult::Color { rgba: [1, 2, 3, alpha], depth: 0.0 }
+            } else {
+                FragmentResult::Discarded
+            };
             assert_eq!(r, expect, "func {func} alpha {alpha}");
         }
     }
@@ -355,7 +360,7 @@ fn shadow_map_update() {
     let u = FragmentUniforms::from_state(&s);
     assert_eq!((u.shadow_constant, u.shadow_linear), (1.0, -0.5));
     let dst = [255, 0x00, 0x00, 0x80]; // z_ref = 0x800000, intensity 255
-    // Farther: unchanged.
+                                       // Farther: unchanged.
     assert_eq!(shadow_update(dst, ShadowWrite { depth: 0x800000, intensity: 0 }, &u), dst);
     // Nearer, intensity 0: new depth, intensity kept.
     assert_eq!(shadow_update(dst, ShadowWrite { depth: 0x400001, intensity: 0 }, &u), [255, 0x01, 0x00, 0x40]);

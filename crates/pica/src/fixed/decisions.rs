@@ -1,9 +1,11 @@
 //! Every choice the fragment reference makes where docs/specs/pica200-fragment-facts.md has no
 //! hardware answer (its section 7 and appendix A), each in one place. The list with the evidence
 //! for each is docs/pica-fragment.md "Decisions"; the identifiers D1-D15 are the same there.
+//! D11 (cube-face ties) lives in `texture::cube_coords`, where the face is chosen.
 
+use super::key::FogKey;
 use super::Rgba;
-use crate::regs::layouts::{TexEnvScale, TextureType};
+use crate::regs::layouts::{FogMode, TexEnvScale, TextureType};
 
 /// D1 (facts 7.1, appendix A "per-stage rounding"): the products of Modulate, Interpolate,
 /// Multiply-add and Add-multiply are divided by 255 exactly and truncated, as Azahar's
@@ -105,12 +107,20 @@ pub fn fog_entry(raw: u32) -> (f32, f32) {
     (value, delta)
 }
 
-/// D7b (facts 4.1): fog modes other than 0, 5 and 7 are off (Azahar).
-pub const FOG_UNDEFINED_MODES_ARE_OFF: bool = true;
+/// D7b (facts 4.1): the fog stage of fog mode `mode`; modes other than 0, 5 and 7 are off
+/// (Azahar).
+#[inline]
+pub fn fog_key(mode: FogMode, z_flip: bool) -> FogKey {
+    match mode {
+        FogMode::Fog => FogKey::Fog { z_flip },
+        FogMode::Gas => FogKey::Gas,
+        _ => FogKey::Off,
+    }
+}
 
 /// D8 (facts 4.2, 7.12, appendix A "gas"): gas shading (fog mode 7) has no public formula; the
 /// combiner output passes through unchanged (Azahar's software renderer ignores gas; its shader
-/// writes (0, 0, 0, 0)). The density-accumulation operation mode (COLOR_OPERATION mode 1) is
+/// writes (0, 0, 0, 0), the alternative kept in `fog::apply`). The density-accumulation operation mode (COLOR_OPERATION mode 1) is
 /// treated as the default mode.
 pub const GAS_PASSES_THROUGH: bool = true;
 
@@ -130,11 +140,6 @@ pub fn shadow_compare(texel: Rgba, z: i64) -> u8 {
 /// D10 (facts 6.4, appendix A "alpha test in shadow mode"): in shadow-render mode the alpha test,
 /// fog and everything after are skipped (Azahar's software renderer; the order of facts 0.4).
 pub const SHADOW_MODE_SKIPS_ALPHA_TEST: bool = true;
-
-/// D11 (facts 6.2, 7.14): cube-face ties (equal magnitudes) fall through to the later face: X
-/// only if |u| is strictly largest, then Y if |v| > |w|, else Z (Azahar's ConvertCubeCoord).
-/// Implemented in `texture::cube_coords`.
-pub const CUBE_TIES_FALL_THROUGH: bool = true;
 
 /// D12 (facts 6.1, 6.2): texture types 6 and 7 are sampled as 2D (Azahar logs and samples with
 /// the plain coordinates); only unit 0 honours the type field.

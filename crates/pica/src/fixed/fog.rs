@@ -17,7 +17,14 @@ pub fn fragment_depth(w_buffer: bool, uniforms: &FragmentUniforms, z_over_w: f32
 /// The fog factor for a depth in [0, 1]: the weight of the fragment colour (facts 4.1).
 pub fn fog_factor(z_flip: bool, lut: &[u32; 128], depth: f32) -> f32 {
     let index = if z_flip { (1.0 - depth) * 128.0 } else { depth * 128.0 };
-    let i = index.floor().clamp(0.0, 127.0);
+    // NaN (an unclamped NaN depth) reads entry 0.
+    let i = if index >= 127.0 {
+        127.0
+    } else if index > 0.0 {
+        index.floor()
+    } else {
+        0.0
+    };
     let f = index - i;
     let (value, delta) = decisions::fog_entry(lut[i as usize]);
     decisions::clamp01(value + delta * f)
@@ -27,12 +34,12 @@ pub fn fog_factor(z_flip: bool, lut: &[u32; 128], depth: f32) -> f32 {
 pub fn apply(key: FogKey, uniforms: &FragmentUniforms, depth: f32, color: Rgba) -> Rgba {
     match key {
         FogKey::Off => color,
-        FogKey::Gas => {
-            debug_assert!(decisions::GAS_PASSES_THROUGH);
-            color
-        }
+        FogKey::Gas if decisions::GAS_PASSES_THROUGH => color,
+        // Azahar's shader: gas writes (0, 0, 0, 0).
+        FogKey::Gas => [0; 4],
         FogKey::Fog { z_flip } => {
-            let f = fog_factor(z_flip, &uniforms.fog_lut, decisions::clamp01(depth));
+            let depth = if decisions::FOG_USES_CLAMPED_DEPTH { decisions::clamp01(depth) } else { depth };
+            let f = fog_factor(z_flip, &uniforms.fog_lut, depth);
             let mut out = color;
             for ch in 0..3 {
                 let c = f * f32::from(color[ch]) + (1.0 - f) * f32::from(uniforms.fog_color[ch]);

@@ -10,10 +10,9 @@
 //! the same output for both (tests/fixed_key.rs).
 
 use crate::regs::layouts::{
-    AlphaTest, BufferInput, ColorOperation, CompareFunc, FragmentOpMode, FogMode, TexEnvAlphaOperand,
-    TexEnvCombine, TexEnvCombinerReg, TexEnvOperandReg, TexEnvRgbOperand, TexEnvScale, TexEnvScaleReg,
-    TexEnvSource, TexEnvSourceReg, TexEnvUpdateBuffer, TexParam, TexShadow, TexUnitConfig, TextureType,
-    Tex2Coords,
+    AlphaTest, BufferInput, ColorOperation, CompareFunc, FragmentOpMode, Tex2Coords, TexEnvAlphaOperand, TexEnvCombine,
+    TexEnvCombinerReg, TexEnvOperandReg, TexEnvRgbOperand, TexEnvScale, TexEnvScaleReg, TexEnvSource, TexEnvSourceReg,
+    TexEnvUpdateBuffer, TexParam, TexShadow, TexUnitConfig, TextureType,
 };
 use crate::state::{Draw, GpuState};
 
@@ -243,11 +242,7 @@ impl FragmentKey {
             rgb: [w(upd.rgb1), w(upd.rgb2), w(upd.rgb3), w(upd.rgb4)],
             alpha: [w(upd.alpha1), w(upd.alpha2), w(upd.alpha3), w(upd.alpha4)],
         };
-        let fog = match upd.fog_mode {
-            FogMode::Fog => FogKey::Fog { z_flip: upd.z_flip },
-            FogMode::Gas => FogKey::Gas,
-            _ => FogKey::Off,
-        };
+        let fog = decisions::fog_key(upd.fog_mode, upd.z_flip);
         let at = AlphaTest::decode(reg(regs, ids::ALPHA_TEST));
         let op = ColorOperation::decode(reg(regs, ids::COLOR_OPERATION));
         FragmentKey {

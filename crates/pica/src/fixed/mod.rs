@@ -138,12 +138,18 @@ pub fn trace(
     let stage_inputs =
         StageInputs { primary, fragment_primary: lighting.primary, fragment_secondary: lighting.secondary, texture };
     // 5.
-    let stages = texenv::run(&key.texenv, &key.buffer_writes, &uniforms.texenv_constant, uniforms.buffer_color, &stage_inputs);
+    let stages =
+        texenv::run(&key.texenv, &key.buffer_writes, &uniforms.texenv_constant, uniforms.buffer_color, &stage_inputs);
     let combined = stages[5];
+    let alpha_pass = || output::alpha_test(key.alpha_test, combined[3], uniforms.alpha_reference);
     let result = if key.shadow_render {
-        // 6. (Decision D10: nothing after this step runs.)
-        FragmentResult::Shadow(ShadowWrite::new(depth, combined))
-    } else if !output::alpha_test(key.alpha_test, combined[3], uniforms.alpha_reference) {
+        // 6. (Decision D10: nothing after this step runs; Azahar's shader tests alpha first.)
+        if decisions::SHADOW_MODE_SKIPS_ALPHA_TEST || alpha_pass() {
+            FragmentResult::Shadow(ShadowWrite::new(depth, combined))
+        } else {
+            FragmentResult::Discarded
+        }
+    } else if !alpha_pass() {
         // 7.
         FragmentResult::Discarded
     } else {
@@ -164,6 +170,10 @@ pub fn run(
 }
 
 /// Runs the pipeline with the key and uniforms of a tracker's current state.
-pub fn run_state(state: &GpuState, inputs: &FragmentInputs, sampler: &mut (impl TexelSampler + ?Sized)) -> FragmentResult {
+pub fn run_state(
+    state: &GpuState,
+    inputs: &FragmentInputs,
+    sampler: &mut (impl TexelSampler + ?Sized),
+) -> FragmentResult {
     run(&FragmentKey::from_state(state), &FragmentUniforms::from_state(state), inputs, sampler)
 }

@@ -132,7 +132,8 @@ pub fn stage(
         // citra#2671); the alpha scale still applies (facts 2.7).
         rgb[0]
     } else {
-        let a: [u8; 3] = std::array::from_fn(|slot| alpha_operand(key.alpha_operand[slot], value(key.alpha_source[slot])));
+        let a: [u8; 3] =
+            std::array::from_fn(|slot| alpha_operand(key.alpha_operand[slot], value(key.alpha_source[slot])));
         combine_alpha(key.alpha_combine, a[0], a[1], a[2])
     };
     let rs = decisions::scale_shift(key.rgb_scale);

@@ -52,7 +52,10 @@ impl<F: FnMut(TexelRequest) -> Rgba> TexelSampler for F {
 }
 
 /// Cube face selection and face coordinates for direction (u, v, w) (facts 6.2, Azahar's
-/// ConvertCubeCoord). Returns the face, (s, t) and the shadow depth |z|. Ties: decision D11.
+/// ConvertCubeCoord). Returns the face, (s, t) and the shadow depth |z|.
+///
+/// Decision D11 (facts 7.14, ties): X only if |u| is strictly the largest, then Y if
+/// |v| > |w|, else Z: equal magnitudes fall through to the later face, as in Azahar.
 pub fn cube_coords(u: f32, v: f32, w: f32) -> (CubeFace, f32, f32, f32) {
     let (au, av, aw) = (u.abs(), v.abs(), w.abs());
     let (face, x, y, z) = if au > av && au > aw {

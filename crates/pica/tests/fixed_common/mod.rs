@@ -2,7 +2,9 @@
 
 #![allow(dead_code)]
 
-use pica::fixed::{self, FragmentInputs, FragmentKey, FragmentResult, FragmentTrace, FragmentUniforms, Rgba, TexelRequest};
+use pica::fixed::{
+    self, FragmentInputs, FragmentKey, FragmentResult, FragmentTrace, FragmentUniforms, Rgba, TexelRequest,
+};
 use pica::regs::layouts::{
     TexEnvAlphaOperand as AOp, TexEnvCombine, TexEnvCombinerReg, TexEnvOperandReg, TexEnvRgbOperand as ROp,
     TexEnvScale, TexEnvScaleReg, TexEnvSource, TexEnvSourceReg,
