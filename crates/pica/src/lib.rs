@@ -1,5 +1,6 @@
 //! The 3DS PICA200 machine layer: float24, the shader ISA, SHBIN containers, the picasso-syntax
-//! assembler and disassembler, and the reference interpreter.
+//! assembler and disassembler, the reference interpreter, the command-list reader and GPU state
+//! tracker, and the fixed-function fragment pipeline's CPU reference and key ([`fixed`]).
 //!
 //! Knows nothing of any shader IR: the translate crate builds on these types.
 

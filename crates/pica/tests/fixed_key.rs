@@ -131,7 +131,6 @@ proptest! {
         gas in prop::array::uniform16(any::<u32>()),
     ) {
         let key = FragmentKey::from_state(&s);
-        let before = FragmentUniforms::from_state(&s);
         let mut t = s.clone();
         for (&(id, mask), n) in UNIFORM_BITS.iter().zip(&noise) {
             let r = &mut t.regs[usize::from(id)];
@@ -144,7 +143,6 @@ proptest! {
         let after = FragmentUniforms::from_state(&t);
         prop_assert_eq!(after.fog_lut.to_vec(), fog);
         prop_assert_eq!(after.gas.lut, gas);
-        let _ = before;
     }
 
     #[test]
@@ -188,6 +186,21 @@ proptest! {
                 prop_assert_eq!(out, fixed::output::shadow_update(dst, w, &u));
             }
         }
+    }
+}
+
+proptest! {
+    /// Register files of any length (missing ids read 0) decode without a panic.
+    #[test]
+    fn short_register_files_decode(regs in prop::collection::vec(any::<u32>(), 0..0x140)) {
+        let key = FragmentKey::from_regs(&regs);
+        let u = FragmentUniforms::from_regs(&regs, &pica::state::Memories::default());
+        let mut full = regs.clone();
+        full.resize(0x300, 0);
+        prop_assert_eq!(key, FragmentKey::from_regs(&full));
+        // Debug text: f24 register values can be NaN.
+        let v = FragmentUniforms::from_regs(&full, &pica::state::Memories::default());
+        prop_assert_eq!(format!("{u:?}"), format!("{v:?}"));
     }
 }
 

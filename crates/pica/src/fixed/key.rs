@@ -154,8 +154,9 @@ pub enum FogKey {
     Gas,
 }
 
-/// The fragment key, in the order of the pipeline (facts 0.4).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// The fragment key, in the order of the pipeline (facts 0.4). The default is the key of a
+/// pipeline that passes "previous" through every stage with nothing enabled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FragmentKey {
     /// Step 2: W-buffering (GPUREG_DEPTHMAP_ENABLE bit 0 clear) multiplies the depth by w.
     pub w_buffer: bool,
@@ -170,6 +171,20 @@ pub struct FragmentKey {
     pub alpha_test: CompareFunc,
     /// Step 8.
     pub fog: FogKey,
+}
+
+impl Default for FragmentKey {
+    fn default() -> Self {
+        FragmentKey {
+            w_buffer: false,
+            textures: Default::default(),
+            texenv: Default::default(),
+            buffer_writes: BufferWrites::default(),
+            shadow_render: false,
+            alpha_test: CompareFunc::Always,
+            fog: FogKey::Off,
+        }
+    }
 }
 
 fn reg(regs: &[u32], id: u16) -> u32 {
