@@ -218,3 +218,63 @@ fn keys_are_hashable_and_tell_states_apart() {
     set.insert(FragmentKey::from_state(&s));
     assert_eq!(set.len(), 3);
 }
+
+/// Canonicalisation: state that cannot change the output does not split keys, and state that
+/// can does (hand-picked cases of each rule of docs/pica-fragment.md).
+#[test]
+fn canonical_keys_merge_only_equivalent_states() {
+    let mut base = GpuState::new();
+    base.regs[0x06D] = 1;
+    // Stage 0: Replace(texture 0); unit 0 enabled.
+    base.regs[0x0C0] = 0x0003_0003;
+    base.regs[0x080] = 1;
+    let key = |f: &dyn Fn(&mut GpuState)| {
+        let mut s = base.clone();
+        f(&mut s);
+        FragmentKey::from_state(&s)
+    };
+    let k0 = key(&|_| {});
+    // Unused inputs of Replace: their sources and operands.
+    assert_eq!(key(&|s| s.regs[0x0C0] |= 0x0ED0_0ED0), k0);
+    assert_eq!(key(&|s| s.regs[0x0C1] |= 0x0077_0990), k0);
+    // Units 1 and 2 enabled but read by no source.
+    assert_eq!(key(&|s| s.regs[0x080] |= 0b110 | 1 << 13), k0);
+    // Buffer writes no later stage reads.
+    assert_eq!(key(&|s| s.regs[0x0E0] |= 0xFF00), k0);
+    // Scale 3 is x1.
+    assert_eq!(key(&|s| s.regs[0x0C4] = 0x0003_0003), k0);
+    // The orthographic bit of a non-shadow unit.
+    assert_eq!(key(&|s| s.regs[0x08B] = 1), k0);
+    // Undefined combine values are all 0.
+    assert_eq!(key(&|s| s.regs[0x0C2] = 10), key(&|s| s.regs[0x0C2] = 15));
+    // Undefined sources all read 0, as does a disabled unit.
+    assert_eq!(key(&|s| s.regs[0x0C0] = 0x0003_0007), key(&|s| s.regs[0x0C0] = 0x0003_000C));
+    assert_eq!(key(&|s| s.regs[0x0C0] = 0x0003_0004), key(&|s| s.regs[0x0C0] = 0x0003_0008));
+
+    // And what does change the output splits keys.
+    assert_ne!(key(&|s| s.regs[0x0C2] = 1), k0); // Modulate
+    assert_ne!(key(&|s| s.regs[0x0C4] = 1), k0); // x2
+    assert_ne!(key(&|s| s.regs[0x083] = 3 << 28), k0); // projection
+    assert_ne!(key(&|s| s.regs[0x080] = 0), k0); // unit 0 off
+    assert_ne!(key(&|s| s.regs[0x104] = 0x51), k0); // alpha test less
+    assert_ne!(key(&|s| s.regs[0x0E0] = 5), k0); // fog
+    assert_ne!(key(&|s| s.regs[0x100] = 3), k0); // shadow rendering
+    assert_ne!(key(&|s| s.regs[0x06D] = 0), k0); // W-buffer
+                                                 // A buffer write that stage 2 reads.
+    let reads_buffer = |s: &mut GpuState| s.regs[0x0D0] = 0x000D_000D;
+    assert_ne!(
+        key(&|s| {
+            reads_buffer(s);
+            s.regs[0x0E0] = 1 << 8;
+        }),
+        key(&reads_buffer)
+    );
+    // ... and one it cannot see (stage 1's write reaches stage 3 at the earliest).
+    assert_eq!(
+        key(&|s| {
+            reads_buffer(s);
+            s.regs[0x0E0] = 1 << 9;
+        }),
+        key(&reads_buffer)
+    );
+}
