@@ -723,3 +723,130 @@ fn latte_run_on_a_truncated_gfd_names_the_offset() {
     let err = stderr(&out);
     assert!(err.contains("truncated.gsh") && err.contains("byte offset 0x28") && err.contains("truncated"), "{err}");
 }
+
+// ---- smdh (docs/smdh.md) ----
+
+/// A 48x48 RGB PNG whose colours are all RGB565 levels widened to 8 bits.
+fn smdh_test_png(dir: &std::path::Path) -> (PathBuf, Vec<[u8; 3]>) {
+    let widen5 = |v: u32| ((v << 3) | (v >> 2)) as u8;
+    let widen6 = |v: u32| ((v << 2) | (v >> 4)) as u8;
+    let pixels: Vec<[u8; 3]> =
+        (0..48 * 48u32).map(|i| [widen5(i % 32), widen6((i / 7) % 64), widen5((i / 48) % 32)]).collect();
+    let path = dir.join("icon.png");
+    let file = std::fs::File::create(&path).unwrap();
+    let mut enc = png::Encoder::new(file, 48, 48);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.write_header().unwrap().write_image_data(pixels.as_flattened()).unwrap();
+    (path, pixels)
+}
+
+fn read_png_rgb(path: &std::path::Path) -> (u32, Vec<u8>) {
+    let dec = png::Decoder::new(std::fs::File::open(path).unwrap());
+    let mut reader = dec.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    buf.truncate(info.buffer_size());
+    (info.width, buf)
+}
+
+fn smdh_make(dir: &std::path::Path, extra: &[&str]) -> (String, Vec<[u8; 3]>) {
+    let (png, pixels) = smdh_test_png(dir);
+    let out = dir.join("out.smdh").to_string_lossy().into_owned();
+    let mut args = vec!["smdh", "make", "--icon", png.to_str().unwrap(), "--title", "Cube", "--publisher", "Someone"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["-o", &out]);
+    let run = shaderport(&args);
+    assert!(run.status.success(), "{}", stderr(&run));
+    (out, pixels)
+}
+
+#[test]
+fn smdh_make_then_list_shows_the_title_and_the_same_icon() {
+    let dir = temp_dir("smdh-make");
+    let (file, pixels) = smdh_make(&dir, &["--description", "A spinning cube"]);
+    assert_eq!(std::fs::metadata(&file).unwrap().len(), 0x36C0);
+    let big = dir.join("big.png");
+    let small = dir.join("small.png");
+    let out = shaderport(&["smdh", &file, "--icon", big.to_str().unwrap(), "--small-icon", small.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("title (all languages): \"Cube\" / \"A spinning cube\" / \"Someone\""), "{text}");
+    assert!(text.contains("region lockout: 0x7fffffff (region free)"), "{text}");
+    assert!(!text.contains("unused12"), "{text}");
+    let (w, data) = read_png_rgb(&big);
+    assert_eq!(w, 48);
+    assert_eq!(data, pixels.as_flattened());
+    assert_eq!(read_png_rgb(&small).0, 24);
+}
+
+#[test]
+fn smdh_json_lists_every_language_and_the_settings() {
+    let dir = temp_dir("smdh-json");
+    let (file, _) = smdh_make(&dir, &[]);
+    let out = shaderport(&["smdh", &file, "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["titles"]["japanese"]["short_description"], "Cube");
+    // Without --description the long description is the title.
+    assert_eq!(v["titles"]["traditional_chinese"]["long_description"], "Cube");
+    assert_eq!(v["titles"]["english"]["publisher"], "Someone");
+    assert_eq!(v["region_lockout"]["region_free"], true);
+    assert_eq!(v["flags"]["names"][0], "visible");
+    assert_eq!(v["ratings"][0]["board"], "CERO");
+    let out = shaderport(&["inspect", &file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["format"], "SMDH");
+    assert_eq!(v["title"], "Cube");
+}
+
+#[test]
+fn smdh_a_file_named_make_is_listed_through_its_path() {
+    let dir = temp_dir("smdh-named-make");
+    let (file, _) = smdh_make(&dir, &[]);
+    std::fs::copy(&file, dir.join("make")).unwrap();
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_shaderport")).args(["smdh", "./make"]).current_dir(&dir).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("./make: SMDH version 0"), "{}", stdout(&out));
+}
+
+#[test]
+fn smdh_wrong_and_truncated_files_name_the_offset_and_fail() {
+    let dir = temp_dir("smdh-bad");
+    let (file, _) = smdh_make(&dir, &[]);
+    let bytes = std::fs::read(&file).unwrap();
+    let cut = write_temp("cut.smdh", &bytes[..0x2100]);
+    for args in [vec!["smdh", cut.as_str()], vec!["inspect", cut.as_str()]] {
+        let out = shaderport(&args);
+        assert!(!out.status.success());
+        let err = stderr(&out);
+        assert!(err.contains(&format!("{cut}: byte offset 8448: file ends after 8448 bytes")), "{err}");
+    }
+    let shbin = corpus(&format!("{SIMPLE_TRI_GOLDEN}.shbin"));
+    let out = shaderport(&["smdh", &shbin]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("byte offset 0: magic"), "{}", stderr(&out));
+    // A PNG that is not one, and a title that does not fit.
+    let out = shaderport(&["smdh", "make", "--icon", &file, "--title", "t", "--publisher", "p", "-o", "/dev/null"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains(&format!("{file}: not a readable PNG")), "{}", stderr(&out));
+    let (png, _) = smdh_test_png(&dir);
+    let long = "x".repeat(65);
+    let out = shaderport(&[
+        "smdh",
+        "make",
+        "--icon",
+        png.to_str().unwrap(),
+        "--title",
+        &long,
+        "--publisher",
+        "p",
+        "-o",
+        "/dev/null",
+    ]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("takes 65 UTF-16 units, the field holds 64"), "{}", stderr(&out));
+}
