@@ -850,3 +850,123 @@ fn smdh_wrong_and_truncated_files_name_the_offset_and_fail() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("takes 65 UTF-16 units, the field holds 64"), "{}", stderr(&out));
 }
+
+// ---- pica cmdlist --trace: CiTrace (docs/pica-citrace.md) ----
+
+/// A two-frame trace: frame 0 runs the CMDLIST above from physical 0x18000000 (the size
+/// register in bytes, as Citra writes it), frame 1 writes a register straight from the CPU.
+fn citrace_file(name: &str) -> (String, Vec<u8>) {
+    use pica::state::citrace::{Element, LoadData, MemoryLoad, RegisterWrite, Trace};
+    let list: Vec<u8> = CMDLIST.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let reg = |id: u32, v: u32| Element::RegisterWrite(RegisterWrite::u32(0x1040_1000 + 4 * id, v));
+    let trace = Trace {
+        stream: vec![
+            Element::MemoryLoad(MemoryLoad {
+                physical_address: 0x1800_0000,
+                data: LoadData::new(list.clone()),
+                pad: 0,
+            }),
+            reg(0x23A, 0x1800_0000 >> 3),
+            reg(0x238, list.len() as u32),
+            reg(0x23C, 1),
+            Element::FrameMarker,
+            reg(0x0C1, 0x1234),
+            Element::RegisterWrite(RegisterWrite::u32(0x1040_0010, 7)),
+            Element::FrameMarker,
+        ],
+        ..Trace::default()
+    };
+    let bytes = trace.to_bytes().unwrap();
+    (write_temp(name, &bytes), bytes)
+}
+
+#[test]
+fn pica_cmdlist_trace_lists_writes_loads_and_frames() {
+    let (file, _) = citrace_file("two-frames.ctf");
+    let out = shaderport(&["pica", "cmdlist", &file, "--trace"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].ends_with(": memory load 0x18000000, 64 bytes"), "{text}");
+    assert!(lines[3].contains("GPUREG_CMDBUF_JUMP0 (0x23c) = 0x00000001"), "{text}");
+    assert!(lines[4].ends_with(": command list 0x18000000, 64 bytes (GPUREG_CMDBUF_JUMP0)"), "{text}");
+    // The list's writes print as for a raw list, at their offset in the trace file.
+    assert!(lines[5].contains(": GPUREG_TEXENV0_SOURCE (0x0c0) = 0x000e0003  rgb0=texture0"), "{text}");
+    assert!(lines[6].contains("GPUREG_DEPTH_COLOR_MASK (0x107) mask=0x3 = 0x00001f00"), "{text}");
+    assert!(lines[12].contains("GPUREG_FINALIZE (0x010)"), "{text}");
+    assert!(lines[13].ends_with(": end of frame 0"), "{text}");
+    assert!(lines[14].contains("GPUREG_TEXENV0_OPERAND (0x0c1) = 0x00001234"), "{text}");
+    assert!(lines[15].ends_with(": register 0x10400010 (32-bit) = 0x00000007"), "{text}");
+    assert!(lines[16].ends_with(": end of frame 1"), "{text}");
+    assert_eq!(lines.len(), 17, "{text}");
+    // The offset of the list's first write is the list data's place in the file (0x64, right
+    // after the header: the trace has no initial state).
+    assert!(lines[5].starts_with("000064: "), "{text}");
+
+    let out = shaderport(&["pica", "cmdlist", &file, "--trace", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["format"], "CiTrace");
+    let events = v["events"].as_array().unwrap();
+    assert_eq!(events.len(), 17);
+    assert_eq!(events[5]["kind"], "register");
+    assert_eq!(events[5]["name"], "GPUREG_TEXENV0_SOURCE");
+    assert_eq!(events[5]["fields"][3]["meaning"], "constant");
+    assert_eq!(events[5]["list_address"], 0x1800_0000);
+    assert_eq!(events[14]["list_address"], serde_json::Value::Null);
+    assert_eq!(events[13]["kind"], "frame_end");
+    assert_eq!(events[4]["kind"], "command_list");
+}
+
+#[test]
+fn pica_cmdlist_trace_state_prints_the_final_state_draws_and_frames() {
+    let (file, _) = citrace_file("state.ctf");
+    let out = shaderport(&["pica", "cmdlist", &file, "--trace", "--state"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("lighting LUT D1: 2 entries"), "{text}");
+    assert!(text.contains("draw 0: arrays at 0x000094, 36 vertices from 0, triangles"), "{text}");
+    assert!(text.contains("GPUREG_TEXENV0_OPERAND (0x0c1) = 0x00001234"), "{text}");
+    assert!(text.contains("2 frames\n  frame 0: 1 draws (0-0)\n  frame 1: 0 draws\n"), "{text}");
+    assert!(text.contains("1 command lists run, 1 memory loads, 1 other register writes"), "{text}");
+    let out = shaderport(&["pica", "cmdlist", &file, "--trace", "--state", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["draws"][0]["vertex_count"], 36);
+    assert_eq!(v["lighting_luts"]["D1"][1], 0xB);
+    assert_eq!(v["frames"][0]["draws"], serde_json::json!([0, 1]));
+    assert_eq!(v["trace"]["command_lists_run"], 1);
+
+    let out = shaderport(&["inspect", &file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["format"], "CiTrace");
+    assert_eq!(v["frames"], 2);
+    assert_eq!(v["draws"], 1);
+    assert_eq!(v["memory_loads"], 1);
+}
+
+#[test]
+fn pica_cmdlist_trace_wrong_and_truncated_files_name_the_offset_and_fail() {
+    let (_, bytes) = citrace_file("for-cut.ctf");
+    let cut = write_temp("cut.ctf", &bytes[..bytes.len() - 3]);
+    for args in [vec!["pica", "cmdlist", cut.as_str(), "--trace"], vec!["inspect", cut.as_str()]] {
+        let out = shaderport(&args);
+        assert!(!out.status.success());
+        let err = stderr(&out);
+        assert!(err.contains(&format!("{cut}: byte offset 92: stream of 8 elements")), "{err}");
+    }
+    let header = write_temp("header.ctf", &bytes[..40]);
+    let out = shaderport(&["pica", "cmdlist", &header, "--trace", "--state"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("byte offset 40: file ends inside the 100-byte header"), "{}", stderr(&out));
+    let shbin = corpus(&format!("{SIMPLE_TRI_GOLDEN}.shbin"));
+    let out = shaderport(&["pica", "cmdlist", &shbin, "--trace"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("byte offset 0: magic"), "{}", stderr(&out));
+    // Without --trace a CiTrace is read as raw words; the error says what the file looks like.
+    let whole = write_temp("whole.ctf", &bytes);
+    let out = shaderport(&["pica", "cmdlist", &whole]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("add --trace"), "{}", stderr(&out));
+}
