@@ -148,14 +148,16 @@ fn write(id: u16, value: u32) -> Element {
 /// Frame 0 runs list A as Citra records it (size register in bytes); frame 1 loads vertex data
 /// and runs list B with the size register as hardware has it (bytes >> 3).
 fn hand_built() -> Trace {
-    let mut initial = InitialState::default();
-    initial.pica_registers = vec![0; 0x300];
+    let mut initial = InitialState {
+        pica_registers: vec![0; 0x300],
+        vs_program_binary: vec![0x4C00_0000; 4],
+        vs_swizzle_data: vec![0x0000_036F; 2],
+        vs_float_uniforms: vec![0; 4 * 96],
+        default_attributes: vec![0; 4 * 16],
+        ..InitialState::default()
+    };
     initial.pica_registers[0x0C1] = 0xABCD; // TEXENV0_OPERAND
-    initial.vs_program_binary = vec![0x4C00_0000; 4];
-    initial.vs_swizzle_data = vec![0x0000_036F; 2];
-    initial.vs_float_uniforms = vec![0; 4 * 96];
     initial.vs_float_uniforms[4 * 5..4 * 5 + 4].copy_from_slice(&[0x3F0000, 0x400000, 0, 0x3F0000]);
-    initial.default_attributes = vec![0; 4 * 16];
     initial.default_attributes[4] = 0x3F0000;
     let (a, b) = (list_a(), list_b());
     Trace {

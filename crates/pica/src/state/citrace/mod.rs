@@ -4,7 +4,7 @@
 //!
 //! Facts (layout, element codes, the two register-write layouts) and where each came from are in
 //! docs/pica-citrace.md. [`Trace::read`] and [`Trace::to_bytes`] read and write the file;
-//! [`replay`] runs a trace through the state tracker.
+//! [`replay()`] runs a trace through the state tracker.
 //!
 //! ```
 //! use pica::state::citrace::{Element, RegisterWrite, Trace, WriteSize};
