@@ -287,7 +287,7 @@ impl Smdh {
         let s = SETTINGS_OFFSET;
         let icon = |offset: usize, size: usize| {
             let tiled: Vec<u16> = (0..size * size).map(|i| u16_at(b, offset + 2 * i)).collect();
-            Icon::from_tiled(size, &tiled)
+            Icon::from_tiled(size, &tiled).unwrap_or_else(|| Icon::filled(size, 0))
         };
         Ok(Smdh {
             version: u16_at(b, 4),
@@ -349,7 +349,7 @@ impl Smdh {
             if icon.width() != size || icon.height() != size {
                 return Err(SmdhError::IconSize { which, width: icon.width(), height: icon.height(), expected: size });
             }
-            for (i, p) in icon.to_tiled().iter().enumerate() {
+            for (i, p) in icon.to_tiled().unwrap_or_default().iter().enumerate() {
                 b[offset + 2 * i..offset + 2 * i + 2].copy_from_slice(&p.to_le_bytes());
             }
         }

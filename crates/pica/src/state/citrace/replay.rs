@@ -4,6 +4,7 @@
 //! memory loads are kept so that draws can find their data; frame markers split frames.
 //! docs/pica-citrace.md "Replay" lists the choices.
 
+use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -102,7 +103,16 @@ pub struct Frame {
 #[derive(Clone, Debug, Default)]
 pub struct PhysicalMemory {
     loads: Vec<(u32, LoadData)>,
+    /// Indices of the loads starting at each address, in order (command lists are looked up
+    /// by their start, once per trigger).
+    starts: HashMap<u32, Vec<usize>>,
 }
+
+/// Loads searched, newest first, for a command list that no load starts at (a bound on the
+/// time a hostile trace can cost).
+pub const LIST_SEARCH_LOADS: usize = 1 << 16;
+/// Events kept for a listing; later ones are counted in a warning.
+pub const MAX_EVENTS: usize = 1 << 22;
 
 impl PhysicalMemory {
     /// Number of loads so far.
@@ -137,7 +147,23 @@ impl PhysicalMemory {
 
     /// The latest load that starts exactly at `address`, among the first `before`.
     fn starting_at(&self, address: u32, before: usize) -> Option<&LoadData> {
-        self.loads[..before.min(self.loads.len())].iter().rev().find(|(a, _)| *a == address).map(|(_, d)| d)
+        let indices = self.starts.get(&address)?;
+        let n = indices.partition_point(|&i| i < before);
+        n.checked_sub(1).map(|k| &self.loads[indices[k]].1)
+    }
+
+    fn push(&mut self, address: u32, data: LoadData) {
+        self.starts.entry(address).or_default().push(self.loads.len());
+        self.loads.push((address, data));
+    }
+
+    /// As [`PhysicalMemory::find`] over the newest [`LIST_SEARCH_LOADS`] loads only.
+    fn find_recent(&self, address: u32, len: usize) -> Option<(&LoadData, usize)> {
+        let end = u64::from(address) + len as u64;
+        self.loads.iter().rev().take(LIST_SEARCH_LOADS).find_map(|(base, data)| {
+            let start = u64::from(*base);
+            (u64::from(address) >= start && end <= start + data.len() as u64).then(|| (data, (address - base) as usize))
+        })
     }
 }
 
@@ -147,8 +173,10 @@ pub struct Replay {
     /// The tracker after the whole stream; its draws are every draw of the trace.
     pub state: GpuState,
     pub frames: Vec<Frame>,
-    /// Filled when [`ReplayLimits::record_events`] is set.
+    /// Filled when [`ReplayLimits::record_events`] is set, up to [`MAX_EVENTS`].
     pub events: Vec<Event>,
+    /// Whether events were left out past [`MAX_EVENTS`].
+    pub events_cut: bool,
     pub memory: PhysicalMemory,
     /// For each draw: how many memory loads came before it, so that
     /// `memory.read_before(address, len, draw_loads[i])` finds the data draw `i` read.
@@ -171,8 +199,14 @@ impl Replay {
     }
 
     fn event(&mut self, limits: &ReplayLimits, offset: usize, element: usize, kind: EventKind) {
-        if limits.record_events {
+        if !limits.record_events {
+            return;
+        }
+        if self.events.len() < MAX_EVENTS {
             self.events.push(Event { offset, element, kind });
+        } else if !self.events_cut {
+            self.events_cut = true;
+            self.warn(offset, format!("more than {MAX_EVENTS} events; the listing stops here"));
         }
     }
 }
@@ -295,7 +329,7 @@ impl Runner<'_> {
                 Some(d) => Some((d.clone(), 0usize, (size_reg * 8).min(d.len() as u64) as usize)),
                 None => {
                     let len = (size_reg * 8).min(u64::from(u32::MAX)) as usize;
-                    self.replay.memory.find(address, len, loads).map(|(d, start)| (d.clone(), start, len))
+                    self.replay.memory.find_recent(address, len).map(|(d, start)| (d.clone(), start, len))
                 }
             };
             let Some((data, start, len)) = data else {
@@ -368,6 +402,7 @@ pub fn replay(trace: &Trace, limits: ReplayLimits) -> Replay {
         state,
         frames: Vec::new(),
         events: Vec::new(),
+        events_cut: false,
         memory: PhysicalMemory::default(),
         draw_loads: Vec::new(),
         command_lists: 0,
@@ -403,7 +438,7 @@ pub fn replay(trace: &Trace, limits: ReplayLimits) -> Replay {
                     i,
                     EventKind::MemoryLoad { physical_address: m.physical_address, size: m.data.len() },
                 );
-                r.replay.memory.loads.push((m.physical_address, m.data.clone()));
+                r.replay.memory.push(m.physical_address, m.data.clone());
             }
             Element::RegisterWrite(w) => {
                 let rel = w.physical_address.wrapping_sub(PICA_MMIO_BASE);
