@@ -47,12 +47,13 @@ impl Icon {
     /// An icon from its tiled form (as stored in the file); `None` unless `size` is a multiple
     /// of 8 and there are `size * size` pixels.
     pub fn from_tiled(size: usize, tiled: &[u16]) -> Option<Icon> {
-        (size % 8 == 0 && tiled.len() == size * size).then(|| Icon { size, pixels: tiling::untile(tiled, size, size) })
+        (size.is_multiple_of(8) && tiled.len() == size * size)
+            .then(|| Icon { size, pixels: tiling::untile(tiled, size, size) })
     }
 
     /// The tiled form, as stored in the file; `None` when the size is not a multiple of 8.
     pub fn to_tiled(&self) -> Option<Vec<u16>> {
-        (self.size % 8 == 0).then(|| tiling::tile(&self.pixels, self.size, self.size))
+        self.size.is_multiple_of(8).then(|| tiling::tile(&self.pixels, self.size, self.size))
     }
 
     pub fn width(&self) -> usize {
