@@ -356,3 +356,32 @@ fn the_file_has_citras_layout() {
     assert_eq!(&b[data..data + size], &list_a()[..]);
     assert_eq!(e[12..16], 0x1800_0000u32.to_le_bytes());
 }
+
+#[test]
+fn a_list_inside_a_larger_load_and_a_reloaded_address_are_found() {
+    // The list lies 16 bytes into a load; the size register has the hardware's bytes >> 3.
+    let list = Writer::new().write(0x228, 9).write(0x22E, 1).finish().to_bytes();
+    let mut region = vec![0xEE; 16];
+    region.extend_from_slice(&list);
+    // A second load at the list's address replaces it: the vertex count becomes 4.
+    let list2 = Writer::new().write(0x228, 4).write(0x22E, 1).finish().to_bytes();
+    let t = Trace {
+        stream: vec![
+            load(0x2000, region),
+            write(0x23A, 0x2010 >> 3),
+            write(0x238, (list.len() / 8) as u32),
+            write(0x23C, 1),
+            load(0x2010, list2.clone()),
+            write(0x23C, 1),
+        ],
+        ..Trace::default()
+    };
+    let r = replay(&Trace::read(&t.to_bytes().unwrap()).unwrap(), ReplayLimits::default());
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    let counts: Vec<u32> = r.state.draws.iter().map(|d| d.vertex_count).collect();
+    assert_eq!(counts, [9, 4]);
+    assert_eq!(r.frames.len(), 1);
+    assert!(!r.frames[0].ended);
+    assert_eq!(r.memory.read(0x2010, 4), Some(&list2[..4]));
+    assert_eq!(r.memory.read_before(0x2010, 4, 1), Some(&list[..4]));
+}
