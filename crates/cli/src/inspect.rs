@@ -16,7 +16,7 @@ pub struct InspectArgs {
 
 pub fn run(args: InspectArgs) -> anyhow::Result<ExitCode> {
     let bytes = std::fs::read(&args.file).with_context(|| format!("{}: cannot read", args.file.display()))?;
-    let inspectors = [crate::pica::inspect, crate::latte::inspect, crate::gx::inspect];
+    let inspectors = [crate::pica::inspect, crate::smdh::inspect, crate::latte::inspect, crate::gx::inspect];
     for inspect in inspectors {
         if let Some(summary) = inspect(&args.file, &bytes) {
             let summary = summary.with_context(|| format!("{}", args.file.display()))?;
@@ -25,7 +25,7 @@ pub fn run(args: InspectArgs) -> anyhow::Result<ExitCode> {
         }
     }
     anyhow::bail!(
-        "{}: not a file format shaderport knows (checked SHBIN, DVOJ, GFD, MT containers, BRRES)",
+        "{}: not a file format shaderport knows (checked SHBIN, DVOJ, SMDH, CiTrace, GFD, MT containers, BRRES)",
         args.file.display()
     )
 }

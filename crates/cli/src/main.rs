@@ -13,6 +13,7 @@ mod inspect;
 mod latte;
 mod output;
 mod pica;
+mod smdh;
 mod translate;
 mod verify;
 
@@ -35,6 +36,8 @@ enum Command {
     Latte(latte::LatteArgs),
     /// Wii / GameCube Hollywood tools (BRRES materials, TEV).
     Gx(gx::GxArgs),
+    /// List a 3DS SMDH icon file and extract its icons, or build one (`smdh make`).
+    Smdh(smdh::SmdhArgs),
     /// Print a JSON summary of any supported file.
     Inspect(inspect::InspectArgs),
     /// Run the main job on the samples built into the binary.
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Command::Pica(args) => pica::run(args),
         Command::Latte(args) => latte::run(args),
         Command::Gx(args) => gx::run(args),
+        Command::Smdh(args) => smdh::run(args),
         Command::Inspect(args) => inspect::run(args),
         Command::Demo(args) => demo::run(args),
         Command::Translate(args) => translate::run(args),

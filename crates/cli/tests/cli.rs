@@ -723,3 +723,250 @@ fn latte_run_on_a_truncated_gfd_names_the_offset() {
     let err = stderr(&out);
     assert!(err.contains("truncated.gsh") && err.contains("byte offset 0x28") && err.contains("truncated"), "{err}");
 }
+
+// ---- smdh (docs/smdh.md) ----
+
+/// A 48x48 RGB PNG whose colours are all RGB565 levels widened to 8 bits.
+fn smdh_test_png(dir: &std::path::Path) -> (PathBuf, Vec<[u8; 3]>) {
+    let widen5 = |v: u32| ((v << 3) | (v >> 2)) as u8;
+    let widen6 = |v: u32| ((v << 2) | (v >> 4)) as u8;
+    let pixels: Vec<[u8; 3]> =
+        (0..48 * 48u32).map(|i| [widen5(i % 32), widen6((i / 7) % 64), widen5((i / 48) % 32)]).collect();
+    let path = dir.join("icon.png");
+    let file = std::fs::File::create(&path).unwrap();
+    let mut enc = png::Encoder::new(file, 48, 48);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.write_header().unwrap().write_image_data(pixels.as_flattened()).unwrap();
+    (path, pixels)
+}
+
+fn read_png_rgb(path: &std::path::Path) -> (u32, Vec<u8>) {
+    let dec = png::Decoder::new(std::fs::File::open(path).unwrap());
+    let mut reader = dec.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    buf.truncate(info.buffer_size());
+    (info.width, buf)
+}
+
+fn smdh_make(dir: &std::path::Path, extra: &[&str]) -> (String, Vec<[u8; 3]>) {
+    let (png, pixels) = smdh_test_png(dir);
+    let out = dir.join("out.smdh").to_string_lossy().into_owned();
+    let mut args = vec!["smdh", "make", "--icon", png.to_str().unwrap(), "--title", "Cube", "--publisher", "Someone"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["-o", &out]);
+    let run = shaderport(&args);
+    assert!(run.status.success(), "{}", stderr(&run));
+    (out, pixels)
+}
+
+#[test]
+fn smdh_make_then_list_shows_the_title_and_the_same_icon() {
+    let dir = temp_dir("smdh-make");
+    let (file, pixels) = smdh_make(&dir, &["--description", "A spinning cube"]);
+    assert_eq!(std::fs::metadata(&file).unwrap().len(), 0x36C0);
+    let big = dir.join("big.png");
+    let small = dir.join("small.png");
+    let out = shaderport(&["smdh", &file, "--icon", big.to_str().unwrap(), "--small-icon", small.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("title (all languages): \"Cube\" / \"A spinning cube\" / \"Someone\""), "{text}");
+    assert!(text.contains("region lockout: 0x7fffffff (region free)"), "{text}");
+    assert!(!text.contains("unused12"), "{text}");
+    let (w, data) = read_png_rgb(&big);
+    assert_eq!(w, 48);
+    assert_eq!(data, pixels.as_flattened());
+    assert_eq!(read_png_rgb(&small).0, 24);
+}
+
+#[test]
+fn smdh_json_lists_every_language_and_the_settings() {
+    let dir = temp_dir("smdh-json");
+    let (file, _) = smdh_make(&dir, &[]);
+    let out = shaderport(&["smdh", &file, "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["titles"]["japanese"]["short_description"], "Cube");
+    // Without --description the long description is the title.
+    assert_eq!(v["titles"]["traditional_chinese"]["long_description"], "Cube");
+    assert_eq!(v["titles"]["english"]["publisher"], "Someone");
+    assert_eq!(v["region_lockout"]["region_free"], true);
+    assert_eq!(v["flags"]["names"][0], "visible");
+    assert_eq!(v["ratings"][0]["board"], "CERO");
+    let out = shaderport(&["inspect", &file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["format"], "SMDH");
+    assert_eq!(v["title"], "Cube");
+}
+
+#[test]
+fn smdh_a_file_named_make_is_listed_through_its_path() {
+    let dir = temp_dir("smdh-named-make");
+    let (file, _) = smdh_make(&dir, &[]);
+    std::fs::copy(&file, dir.join("make")).unwrap();
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_shaderport")).args(["smdh", "./make"]).current_dir(&dir).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("./make: SMDH version 0"), "{}", stdout(&out));
+}
+
+#[test]
+fn smdh_wrong_and_truncated_files_name_the_offset_and_fail() {
+    let dir = temp_dir("smdh-bad");
+    let (file, _) = smdh_make(&dir, &[]);
+    let bytes = std::fs::read(&file).unwrap();
+    let cut = write_temp("cut.smdh", &bytes[..0x2100]);
+    for args in [vec!["smdh", cut.as_str()], vec!["inspect", cut.as_str()]] {
+        let out = shaderport(&args);
+        assert!(!out.status.success());
+        let err = stderr(&out);
+        assert!(err.contains(&format!("{cut}: byte offset 8448: file ends after 8448 bytes")), "{err}");
+    }
+    let shbin = corpus(&format!("{SIMPLE_TRI_GOLDEN}.shbin"));
+    let out = shaderport(&["smdh", &shbin]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("byte offset 0: magic"), "{}", stderr(&out));
+    // A PNG that is not one, and a title that does not fit.
+    let out = shaderport(&["smdh", "make", "--icon", &file, "--title", "t", "--publisher", "p", "-o", "/dev/null"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains(&format!("{file}: not a readable PNG")), "{}", stderr(&out));
+    let (png, _) = smdh_test_png(&dir);
+    let long = "x".repeat(65);
+    let out = shaderport(&[
+        "smdh",
+        "make",
+        "--icon",
+        png.to_str().unwrap(),
+        "--title",
+        &long,
+        "--publisher",
+        "p",
+        "-o",
+        "/dev/null",
+    ]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("takes 65 UTF-16 units, the field holds 64"), "{}", stderr(&out));
+}
+
+// ---- pica cmdlist --trace: CiTrace (docs/pica-citrace.md) ----
+
+/// A two-frame trace: frame 0 runs the CMDLIST above from physical 0x18000000 (the size
+/// register in bytes, as Citra writes it), frame 1 writes a register straight from the CPU.
+fn citrace_file(name: &str) -> (String, Vec<u8>) {
+    use pica::state::citrace::{Element, LoadData, MemoryLoad, RegisterWrite, Trace};
+    let list: Vec<u8> = CMDLIST.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let reg = |id: u32, v: u32| Element::RegisterWrite(RegisterWrite::u32(0x1040_1000 + 4 * id, v));
+    let trace = Trace {
+        stream: vec![
+            Element::MemoryLoad(MemoryLoad {
+                physical_address: 0x1800_0000,
+                data: LoadData::new(list.clone()),
+                pad: 0,
+            }),
+            reg(0x23A, 0x1800_0000 >> 3),
+            reg(0x238, list.len() as u32),
+            reg(0x23C, 1),
+            Element::FrameMarker,
+            reg(0x0C1, 0x1234),
+            Element::RegisterWrite(RegisterWrite::u32(0x1040_0010, 7)),
+            Element::FrameMarker,
+        ],
+        ..Trace::default()
+    };
+    let bytes = trace.to_bytes().unwrap();
+    (write_temp(name, &bytes), bytes)
+}
+
+#[test]
+fn pica_cmdlist_trace_lists_writes_loads_and_frames() {
+    let (file, _) = citrace_file("two-frames.ctf");
+    let out = shaderport(&["pica", "cmdlist", &file, "--trace"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].ends_with(": memory load 0x18000000, 64 bytes"), "{text}");
+    assert!(lines[3].contains("GPUREG_CMDBUF_JUMP0 (0x23c) = 0x00000001"), "{text}");
+    assert!(lines[4].ends_with(": command list 0x18000000, 64 bytes (GPUREG_CMDBUF_JUMP0)"), "{text}");
+    // The list's writes print as for a raw list, at their offset in the trace file.
+    assert!(lines[5].contains(": GPUREG_TEXENV0_SOURCE (0x0c0) = 0x000e0003  rgb0=texture0"), "{text}");
+    assert!(lines[6].contains("GPUREG_DEPTH_COLOR_MASK (0x107) mask=0x3 = 0x00001f00"), "{text}");
+    assert!(lines[12].contains("GPUREG_FINALIZE (0x010)"), "{text}");
+    assert!(lines[13].ends_with(": end of frame 0"), "{text}");
+    assert!(lines[14].contains("GPUREG_TEXENV0_OPERAND (0x0c1) = 0x00001234"), "{text}");
+    assert!(lines[15].ends_with(": register 0x10400010 (32-bit) = 0x00000007"), "{text}");
+    assert!(lines[16].ends_with(": end of frame 1"), "{text}");
+    assert_eq!(lines.len(), 17, "{text}");
+    // The offset of the list's first write is the list data's place in the file (0x64, right
+    // after the header: the trace has no initial state).
+    assert!(lines[5].starts_with("000064: "), "{text}");
+
+    let out = shaderport(&["pica", "cmdlist", &file, "--trace", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["format"], "CiTrace");
+    let events = v["events"].as_array().unwrap();
+    assert_eq!(events.len(), 17);
+    assert_eq!(events[5]["kind"], "register");
+    assert_eq!(events[5]["name"], "GPUREG_TEXENV0_SOURCE");
+    assert_eq!(events[5]["fields"][3]["meaning"], "constant");
+    assert_eq!(events[5]["list_address"], 0x1800_0000);
+    assert_eq!(events[14]["list_address"], serde_json::Value::Null);
+    assert_eq!(events[13]["kind"], "frame_end");
+    assert_eq!(events[4]["kind"], "command_list");
+}
+
+#[test]
+fn pica_cmdlist_trace_state_prints_the_final_state_draws_and_frames() {
+    let (file, _) = citrace_file("state.ctf");
+    let out = shaderport(&["pica", "cmdlist", &file, "--trace", "--state"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("lighting LUT D1: 2 entries"), "{text}");
+    assert!(text.contains("draw 0: arrays at 0x000094, 36 vertices from 0, triangles"), "{text}");
+    assert!(text.contains("GPUREG_TEXENV0_OPERAND (0x0c1) = 0x00001234"), "{text}");
+    assert!(text.contains("2 frames\n  frame 0: 1 draws (0-0)\n  frame 1: 0 draws\n"), "{text}");
+    assert!(text.contains("1 command lists run, 1 memory loads, 1 other register writes"), "{text}");
+    let out = shaderport(&["pica", "cmdlist", &file, "--trace", "--state", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["draws"][0]["vertex_count"], 36);
+    assert_eq!(v["lighting_luts"]["D1"][1], 0xB);
+    assert_eq!(v["frames"][0]["draws"], serde_json::json!([0, 1]));
+    assert_eq!(v["trace"]["command_lists_run"], 1);
+
+    let out = shaderport(&["inspect", &file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["format"], "CiTrace");
+    assert_eq!(v["frames"], 2);
+    assert_eq!(v["draws"], 1);
+    assert_eq!(v["memory_loads"], 1);
+}
+
+#[test]
+fn pica_cmdlist_trace_wrong_and_truncated_files_name_the_offset_and_fail() {
+    let (_, bytes) = citrace_file("for-cut.ctf");
+    let cut = write_temp("cut.ctf", &bytes[..bytes.len() - 3]);
+    for args in [vec!["pica", "cmdlist", cut.as_str(), "--trace"], vec!["inspect", cut.as_str()]] {
+        let out = shaderport(&args);
+        assert!(!out.status.success());
+        let err = stderr(&out);
+        assert!(err.contains(&format!("{cut}: byte offset 92: stream of 8 elements")), "{err}");
+    }
+    let header = write_temp("header.ctf", &bytes[..40]);
+    let out = shaderport(&["pica", "cmdlist", &header, "--trace", "--state"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("byte offset 40: file ends inside the 100-byte header"), "{}", stderr(&out));
+    let shbin = corpus(&format!("{SIMPLE_TRI_GOLDEN}.shbin"));
+    let out = shaderport(&["pica", "cmdlist", &shbin, "--trace"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("byte offset 0: magic"), "{}", stderr(&out));
+    // Without --trace a CiTrace is read as raw words; the error says what the file looks like.
+    let whole = write_temp("whole.ctf", &bytes);
+    let out = shaderport(&["pica", "cmdlist", &whole]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("add --trace"), "{}", stderr(&out));
+}

@@ -14,5 +14,6 @@ pub mod interp;
 pub mod isa;
 pub mod regs;
 pub mod shbin;
+pub mod smdh;
 pub mod smith;
 pub mod state;

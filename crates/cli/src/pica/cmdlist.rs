@@ -1,7 +1,8 @@
 //! `shaderport pica cmdlist FILE [--json] [--state]`: a raw PICA200 GPU command list (little-endian
 //! words, as the GPU reads them) printed one register write per line with the register's name and
 //! decoded fields; with `--state`, the state the list builds and the draws it makes instead
-//! (docs/pica-cmdlist.md "Command line").
+//! (docs/pica-cmdlist.md "Command line"). With `--trace` the file is a CiTrace, replayed
+//! (super::trace, docs/pica-citrace.md).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -24,30 +25,47 @@ pub struct CmdlistArgs {
     /// Print the final GPU state and the draws instead of the writes.
     #[arg(long)]
     state: bool,
+    /// The file is a CiTrace (Citra's GPU trace): replay it and list its writes, loads and
+    /// frames.
+    #[arg(long)]
+    pub(super) trace: bool,
 }
 
 /// One write of the listing.
-struct Line {
-    offset: usize,
-    id: u16,
-    mask: u8,
-    value: u32,
+pub(super) struct Line {
+    pub(super) offset: usize,
+    pub(super) id: u16,
+    pub(super) mask: u8,
+    pub(super) value: u32,
 }
 
 pub fn run(args: CmdlistArgs) -> anyhow::Result<ExitCode> {
     let name = args.file.display().to_string();
     let bytes = std::fs::read(&args.file).with_context(|| format!("{name}: cannot read"))?;
-    let words = words_of(&bytes).with_context(|| name.clone())?;
+    if args.trace {
+        return super::trace::run(&name, &bytes, args.json, args.state);
+    }
+    let hint = || {
+        if pica::state::citrace::is_citrace(&bytes) {
+            format!("{name} (it starts with the CiTrace magic; add --trace)")
+        } else {
+            name.clone()
+        }
+    };
+    if pica::state::citrace::is_citrace(&bytes) {
+        eprintln!("note: {name} starts with the CiTrace magic; --trace reads it as a trace");
+    }
+    let words = words_of(&bytes).with_context(hint)?;
     let mut lines = Vec::new();
     for located in Reader::new(&words) {
-        let located = located.with_context(|| name.clone())?;
+        let located = located.with_context(hint)?;
         for w in located.command.writes() {
             lines.push(Line { offset: located.offset, id: w.id, mask: w.mask, value: w.value });
         }
     }
     if args.state {
         let mut state = GpuState::new();
-        state.apply_words(&words).with_context(|| name.clone())?;
+        state.apply_words(&words).with_context(hint)?;
         if args.json {
             crate::output::emit_json(&state_json(&state))?;
         } else {
@@ -61,18 +79,26 @@ pub fn run(args: CmdlistArgs) -> anyhow::Result<ExitCode> {
     } else {
         let mut out = String::new();
         for l in &lines {
-            let _ = write!(out, "{:06x}: {}", l.offset, register_label(l.id));
-            if l.mask != 0xF {
-                let _ = write!(out, " mask=0x{:x}", l.mask);
-            }
-            let _ = writeln!(out, " = 0x{:08x}  {}", l.value, table::layout(l.id).format(l.value));
+            out.push_str(&write_text(l));
+            out.push('\n');
         }
         crate::output::emit(&out)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn register_label(id: u16) -> String {
+/// One line of the listing (without its newline): offset, register, mask when partial, value,
+/// fields.
+pub(super) fn write_text(l: &Line) -> String {
+    let mut out = format!("{:06x}: {}", l.offset, register_label(l.id));
+    if l.mask != 0xF {
+        let _ = write!(out, " mask=0x{:x}", l.mask);
+    }
+    let _ = write!(out, " = 0x{:08x}  {}", l.value, table::layout(l.id).format(l.value));
+    out
+}
+
+pub(super) fn register_label(id: u16) -> String {
     format!("{} (0x{id:03x})", table::name(id))
 }
 
@@ -88,7 +114,7 @@ fn fields_json(id: u16, value: u32) -> Value {
     v
 }
 
-fn write_json(l: &Line) -> Value {
+pub(super) fn write_json(l: &Line) -> Value {
     let r = table::lookup(l.id);
     json!({
         "offset": l.offset,
@@ -226,7 +252,7 @@ fn unit_json(s: &GpuState, vertex: bool) -> Value {
     })
 }
 
-fn state_json(s: &GpuState) -> Value {
+pub(super) fn state_json(s: &GpuState) -> Value {
     let registers: Vec<Value> = (0..table::REGISTER_COUNT as u16)
         .filter(|&id| s.reg(id) != 0)
         .map(
@@ -270,7 +296,7 @@ fn state_json(s: &GpuState) -> Value {
     })
 }
 
-fn state_text(s: &GpuState) -> String {
+pub(super) fn state_text(s: &GpuState) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{} register writes", s.writes);
     let _ = writeln!(out, "registers:");

@@ -8,6 +8,7 @@ mod asm;
 mod cmdlist;
 mod disasm;
 mod run;
+mod trace;
 
 #[derive(Args)]
 pub struct PicaArgs {
@@ -23,7 +24,8 @@ enum PicaCommand {
     Disasm(disasm::DisasmArgs),
     /// Run a shader on the reference interpreter; JSON in, JSON out.
     Run(run::RunArgs),
-    /// Print a GPU command list: each register write with its name and fields, or the state.
+    /// Print a GPU command list (or a CiTrace with --trace): each register write with its name
+    /// and fields, or the state.
     Cmdlist(cmdlist::CmdlistArgs),
 }
 
@@ -38,5 +40,5 @@ pub fn run(args: PicaArgs) -> anyhow::Result<ExitCode> {
 
 /// JSON summary of a SHBIN or DVOJ, for `shaderport inspect`.
 pub fn inspect(path: &std::path::Path, bytes: &[u8]) -> Option<anyhow::Result<serde_json::Value>> {
-    disasm::inspect(path, bytes)
+    disasm::inspect(path, bytes).or_else(|| trace::inspect(bytes))
 }

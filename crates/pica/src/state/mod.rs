@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+pub mod citrace;
 pub mod vertex;
 
 pub use vertex::{AttributeBuffer, AttributeFormat, VertexConfig};
