@@ -133,10 +133,7 @@ fn stride_of(inputs: &Inputs, id: u8) -> Option<u32> {
 /// format is integer (then SEL_1 writes integer 1).
 pub(crate) fn vtx_fetch(inputs: &Inputs, v: &VtxInst, index: u32, at: At) -> Result<([u32; 4], bool)> {
     if v.fetch_type > 2 {
-        return unsupported(at, format!("FETCH_TYPE {}", v.fetch_type));
-    }
-    if v.const_buf_no_stride {
-        return unsupported(at, "CONST_BUF_NO_STRIDE");
+        return Err(InterpError::Invalid { at, what: format!("FETCH_TYPE {} (reserved)", v.fetch_type) });
     }
     let (fmt, num, signed, srf) = if v.use_const_fields {
         match inputs.buffers.get(&v.buffer_id).and_then(|b| b.format) {
@@ -157,6 +154,9 @@ pub(crate) fn vtx_fetch(inputs: &Inputs, v: &VtxInst, index: u32, at: At) -> Res
     };
     let stride = stride_of(inputs, v.buffer_id)
         .ok_or_else(|| InterpError::Input { at, what: format!("no buffer with BUFFER_ID {}", v.buffer_id) })?;
+    // CONST_BUF_NO_STRIDE forces the stride to 0: every index reads the element at OFFSET
+    // (decision, docs/latte-interp.md).
+    let stride = if v.const_buf_no_stride { 0 } else { stride };
     let addr = index as u64 * stride as u64 + v.offset as u64;
     let len: u32 = comps.iter().sum::<u32>() / 8;
     let (mut bytes, _) = read_bytes(inputs, v.buffer_id, addr, len as usize, at)?;
@@ -164,7 +164,7 @@ pub(crate) fn vtx_fetch(inputs: &Inputs, v: &VtxInst, index: u32, at: At) -> Res
         0 => {}
         1 => bytes.chunks_mut(2).for_each(|c| c.reverse()),
         2 => bytes.chunks_mut(4).for_each(|c| c.reverse()),
-        e => return unsupported(at, format!("ENDIAN_SWAP {e}")),
+        e => return Err(InterpError::Invalid { at, what: format!("ENDIAN_SWAP {e} (reserved)") }),
     }
     let int = !float && num == 1;
     let one = if int { 1 } else { 1.0f32.to_bits() };
@@ -178,7 +178,7 @@ pub(crate) fn vtx_fetch(inputs: &Inputs, v: &VtxInst, index: u32, at: At) -> Res
         }
         p += n;
         out[i] = convert(raw, bits, float, num, signed, srf)
-            .ok_or_else(|| InterpError::Unsupported { at, what: format!("NUM_FORMAT {num}") })?;
+            .ok_or_else(|| InterpError::Invalid { at, what: format!("NUM_FORMAT {num} (reserved)") })?;
     }
     Ok((out, int))
 }
