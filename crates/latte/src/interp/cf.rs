@@ -40,6 +40,8 @@ pub(crate) struct Machine<'a> {
     pub steps: u64,
     /// Lanes form 2x2 quads (pixel programs).
     pub quads: bool,
+    /// Steps by kind, for [`super::RunStats`].
+    pub stats: super::RunStats,
 }
 
 enum Flow {
@@ -51,6 +53,11 @@ impl<'a> Machine<'a> {
     /// Counts one step; errors when the budget is spent.
     pub(crate) fn step(&mut self, at: At) -> Result<()> {
         self.steps += 1;
+        match at {
+            At::Cf(_) => self.stats.cf += 1,
+            At::Alu { .. } => self.stats.alu_groups += 1,
+            At::Fetch { .. } => self.stats.fetches += 1,
+        }
         if self.steps > self.config.step_budget {
             return Err(InterpError::StepBudget { at, budget: self.config.step_budget });
         }
