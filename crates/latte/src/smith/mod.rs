@@ -57,7 +57,10 @@ pub(crate) const BUFFER_IDS: [u8; 6] = [0, 1, 0x80, 0x81, 160, 161];
 /// Texture resources and samplers 0..TEXTURES.
 pub(crate) const TEXTURES: u8 = 4;
 /// The VTX DATA_FORMATs the generator uses (all that the interpreter reads).
-pub(crate) const VTX_FORMATS: [u8; 20] = [1, 5, 6, 7, 13, 14, 15, 16, 26, 29, 30, 31, 32, 34, 35, 44, 45, 46, 47, 48];
+pub(crate) const VTX_FORMATS: [u8; 33] = [
+    1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 21, 22, 23, 24, 25, 26, 27, 29, 30, 31, 32, 34, 35, 44, 45, 46,
+    47, 48,
+];
 
 /// Knobs of the generator.
 #[derive(Clone, Debug)]
