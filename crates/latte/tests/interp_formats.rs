@@ -26,7 +26,7 @@ fn floats(v: [u32; 4]) -> [f32; 4] {
 /// FMT_10_11_11 (21): x 11 bits, y 11 bits, z 10 bits; NORM unsigned divides by 2^n - 1.
 #[test]
 fn fmt_10_11_11_norm() {
-    let w = 0x7FF | (0 << 11) | (0x200 << 22);
+    let w = 0x7FF | (0x200 << 22); // y = 0
     assert_eq!(floats(fetch(&le(w), "FMT(21) NUM(0)")), [1.0, 0.0, 512.0 / 1023.0, 1.0]);
     assert_eq!(fetch(&le(w), "FMT(21) NUM(1)"), [0x7FF, 0, 0x200, 1], "INT: the raw fields, w = integer 1");
 }
@@ -54,7 +54,7 @@ fn fmt_11_11_10_float() {
 /// 0) or maps v to (2v+1)/(2^n-1) (SRF_MODE 1); signed INT sign-extends; SCALED converts.
 #[test]
 fn fmt_2_10_10_10_signed() {
-    let w: u32 = 511 | (0x200 << 10) | (0 << 20) | (1 << 30);
+    let w: u32 = 511 | (0x200 << 10) | (1 << 30); // z = 0
     assert_eq!(floats(fetch(&le(w), "FMT(25) NUM(0) SIGNED")), [1.0, -1.0, 0.0, 1.0]);
     assert_eq!(
         floats(fetch(&le(w), "FMT(25) NUM(0) SIGNED SRF_NO_ZERO")),

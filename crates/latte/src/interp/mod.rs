@@ -17,6 +17,7 @@ mod cf;
 pub mod error;
 mod export;
 mod fetch;
+mod image;
 mod ops;
 pub mod state;
 pub mod tex;
@@ -26,7 +27,7 @@ pub use state::{
     Buffer, Config, Export, ExportKind, GsEvent, Inputs, Invocation, InvocationResult, LaneState, MemWrite, Stage,
     DEFAULT_LOOP_CONST, NUM_GPRS,
 };
-pub use tex::{CpuTextures, Sampler, TexRequest, Texture2d, Textures, Wrap};
+pub use tex::{Compare, CpuTextures, Image, Sampler, TexKind, TexRequest, Texture2d, Textures, Wrap};
 
 use crate::isa::program::ClauseBody;
 use crate::isa::Program;
