@@ -201,6 +201,7 @@ impl Machine<'_> {
                             op: e.op,
                             addr,
                             comp_mask: e.comp_mask(),
+                            index: (e.kind == 1).then_some(ind),
                             value: src,
                         });
                     }

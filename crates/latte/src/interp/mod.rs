@@ -4,7 +4,8 @@
 //! (§2.2); control flow keeps the per-lane state and the stack of §2.3-§2.5. Decisions on the
 //! open questions of §6 are in docs/latte-interp.md, each in one place in the code.
 //!
-//! - [`state`]: inputs, limits, per-invocation results;
+//! - [`state`]: inputs, limits, per-invocation results; [`gs`]: geometry programs with their
+//!   copy program run per emitted vertex;
 //! - `ops`: ALU arithmetic (§3); `alu`: ALU clauses; `cf`: control flow; `fetch`: VTX
 //!   fetches (§4.2); `export`: fetch clauses, exports and memory writes; [`tex`]: the host's
 //!   textures.
@@ -17,12 +18,14 @@ mod cf;
 pub mod error;
 mod export;
 mod fetch;
+pub mod gs;
 mod image;
 mod ops;
 pub mod state;
 pub mod tex;
 
 pub use error::{At, InterpError, Result};
+pub use gs::{run_geometry, GsOutput};
 pub use state::{
     Buffer, Config, Export, ExportKind, GsEvent, Inputs, Invocation, InvocationResult, LaneState, MemWrite, Stage,
     DEFAULT_LOOP_CONST, NUM_GPRS,
