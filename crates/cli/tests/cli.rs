@@ -710,6 +710,10 @@ fn latte_run_geometry_program_lists_ring_writes_and_emits() {
     // gl_Position of the first vertex: c + (-u_size.x, -u_size.y, 0, 0).
     let first_pos = inv["mem_writes"].as_array().unwrap().iter().find(|m| m["addr"] == 0).unwrap();
     assert_eq!(first_pos["value"], serde_json::json!([0.5, 1.75, 3.0, 1.0]));
+    // The .gsh's copy program ran once per EMIT_VERTEX: the vertices and their strip.
+    assert_eq!(inv["vertices"].as_array().unwrap().len(), 4);
+    assert_eq!(inv["strips"], serde_json::json!([[0, 1, 2, 3]]));
+    assert_eq!(inv["vertices"][0]["exports"]["pos0"], serde_json::json!([0.5, 1.75, 3.0, 1.0]));
 }
 
 #[test]

@@ -7,6 +7,7 @@
 //! - [`isa`]: the R700 instruction tables, decode/encode of every encoding, whole programs,
 //!   and a random-program generator.
 //! - [`json`]: a decoded program as JSON, one object per instruction with every field.
+//! - [`interp`]: the reference interpreter; [`smith`]: random valid, terminating programs.
 //! - [`disasm`] / [`asm`]: text in the decaf-emu latte-assembler syntax, each the inverse of the
 //!   other; `asm` also builds GFD files from `.vsh` / `.psh` sources.
 //!
@@ -25,5 +26,6 @@ pub mod json;
 pub mod key;
 pub mod mt;
 pub(crate) mod reader;
+pub mod smith;
 
 pub use error::{Error, Result};

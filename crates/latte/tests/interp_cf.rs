@@ -231,13 +231,13 @@ fn bad_programs_are_errors_naming_where() {
     assert!(matches!(e, InterpError::Unsupported { at: At::Alu { cf: 0, group: 1 }, .. }), "{e}");
     assert_eq!(e.to_string(), "CF 0, ALU group 1: unsupported: ALU opcode OP2_0x7A");
     let e = try_run(
-        "00 ALU:\n0 x: PRED_SETE_PUSH R1.x, R0.x, R0.y\nEND_OF_PROGRAM\n",
+        "00 ALU:\n0 x: OP2_0x17 R1.x, R0.x, R0.y\nEND_OF_PROGRAM\n",
         Stage::Vertex,
         &Inputs::default(),
         &[inv(&[])],
     )
     .unwrap_err();
-    assert!(e.to_string().contains("PRED_SETE_PUSH"), "{e}");
+    assert!(e.to_string().contains("OP2_0x17"), "a 64-bit op: {e}");
     let e = try_run(
         "00 NOP\n01 POP ADDR(2) POP_CNT(1)\n02 NOP\nEND_OF_PROGRAM\n",
         Stage::Vertex,
@@ -254,7 +254,7 @@ fn bad_programs_are_errors_naming_where() {
     )
     .unwrap_err();
     assert!(matches!(e, InterpError::Invalid { at: At::Alu { cf: 0, group: 1 }, .. }), "{e}");
-    let e = try_run("00 POP_JUMP ADDR(1)\n01 NOP\nEND_OF_PROGRAM\n", Stage::Vertex, &Inputs::default(), &[inv(&[])])
+    let e = try_run("00 CF_0x1E ADDR(1)\n01 NOP\nEND_OF_PROGRAM\n", Stage::Vertex, &Inputs::default(), &[inv(&[])])
         .unwrap_err();
     assert!(matches!(e, InterpError::Unsupported { at: At::Cf(0), .. }), "{e}");
 }

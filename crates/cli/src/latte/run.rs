@@ -168,6 +168,7 @@ pub(super) fn run_program(file: &Path, stage: RunStage, input: Option<&Path>, he
     };
     // A file with the GFD magic is a GFD, and its parse errors are reported; anything else is
     // raw program words (as `latte disasm --raw` takes them).
+    let mut copy_program = None;
     let program = match latte::gfd::is_gfd(&bytes).then(|| GfdFile::parse(&bytes)) {
         Some(gfd) => {
             let gfd = gfd.with_context(|| format!("{}: GFD", file.display()))?;
@@ -180,6 +181,7 @@ pub(super) fn run_program(file: &Path, stage: RunStage, input: Option<&Path>, he
                 };
                 format!("{}: no {name} shader", file.display())
             })?;
+            copy_program = s.copy_program;
             s.program.with_context(|| format!("{}: the shader has no program block", file.display()))?
         }
         None => bytes,
@@ -198,16 +200,41 @@ pub(super) fn run_program(file: &Path, stage: RunStage, input: Option<&Path>, he
         RunStage::Ps => latte::interp::Stage::Pixel,
         RunStage::Gs => latte::interp::Stage::Geometry,
     };
-    let results =
-        Vm::new(&p).run(istage, &inputs, &Config::default(), &invs).with_context(|| file.display().to_string())?;
+    // A geometry shader of a GFD runs with its copy program per emitted vertex.
+    let copy = match &copy_program {
+        Some(c) if want == Stage::Geometry => {
+            Some(Program::decode_bytes(c, 0).with_context(|| format!("{}: geometry copy program", file.display()))?)
+        }
+        _ => None,
+    };
+    let (results, geometry) = match &copy {
+        Some(c) => {
+            let out = latte::interp::run_geometry(&Vm::new(&p), &Vm::new(c), &inputs, &Config::default(), &invs)
+                .with_context(|| file.display().to_string())?;
+            let results = out.iter().map(|o| o.gs.clone()).collect();
+            (results, Some(out))
+        }
+        None => (
+            Vm::new(&p).run(istage, &inputs, &Config::default(), &invs).with_context(|| file.display().to_string())?,
+            None,
+        ),
+    };
+    let exports_of = |r: &latte::interp::InvocationResult| {
+        let mut exports = serde_json::Map::new();
+        for e in &r.exports {
+            exports.insert(e.name(), Value::Array(e.value.iter().map(|&w| out_value(w, hex)).collect()));
+        }
+        exports
+    };
     let list: Vec<Value> = results
         .iter()
-        .map(|r| {
-            let mut exports = serde_json::Map::new();
-            for e in &r.exports {
-                exports.insert(e.name(), Value::Array(e.value.iter().map(|&w| out_value(w, hex)).collect()));
+        .enumerate()
+        .map(|(i, r)| {
+            let mut o = json!({ "exports": exports_of(r), "killed": r.killed });
+            if let Some(g) = geometry.as_ref().and_then(|g| g.get(i)) {
+                o["vertices"] = g.vertices.iter().map(|v| json!({ "exports": exports_of(v) })).collect();
+                o["strips"] = json!(g.strips);
             }
-            let mut o = json!({ "exports": exports, "killed": r.killed });
             if !r.mem_writes.is_empty() {
                 o["mem_writes"] = r
                     .mem_writes

@@ -70,7 +70,12 @@ impl Machine<'_> {
         match mode {
             0..=3 => Ok(c.ar[mode as usize]),
             4 => Ok(self.al),
-            m => unsupported(at, format!("INDEX_MODE {m}")),
+            // GLOBAL (5) addresses the global GPRs absolutely and GLOBAL_AR_X (6) relative to
+            // AR.x (facts §1.11); an invocation's GPR file stands for the global one (GX2 sets
+            // up no shared GPRs), so 5 adds nothing and 6 adds AR.x (decision).
+            5 => Ok(0),
+            6 => Ok(c.ar[0]),
+            m => invalid(at, format!("INDEX_MODE {m} (reserved)")),
         }
     }
 
@@ -102,16 +107,17 @@ impl Machine<'_> {
                 let set = ((s.sel - 128) / 32) as usize;
                 let k = ((s.sel - 128) % 32) as i64;
                 let kc = a.kcache[set];
-                let lines = match kc.mode {
-                    1 => 16,
-                    2 => 32,
+                // LOCK_LOOP_INDEX (3) locks two lines starting at ADDR·16 + aL (decision).
+                let (lines, base) = match kc.mode {
+                    1 => (16, 0),
+                    2 => (32, 0),
                     0 => return invalid(at, format!("kcache set {set} read while its mode is NOP")),
-                    m => return unsupported(at, format!("KCACHE_MODE {m} (LOCK_LOOP_INDEX)")),
+                    _ => (32, self.al as i64),
                 };
                 if k >= lines {
                     return invalid(at, format!("KC{set}[{k}] outside the locked lines"));
                 }
-                let ci = kc.addr as i64 * 16 + k + idx as i64;
+                let ci = kc.addr as i64 * 16 + base + k + idx as i64;
                 // Reads outside the block (or of a missing block) are 0 (decision).
                 self.inputs
                     .uniform_blocks
@@ -215,7 +221,7 @@ impl Machine<'_> {
                 0 => true,
                 2 => !pred,
                 3 => pred,
-                p => return unsupported(at, format!("PRED_SEL {p}")),
+                p => return invalid(at, format!("PRED_SEL {p} (reserved)")),
             };
             if !runs {
                 continue;
@@ -251,18 +257,27 @@ impl Machine<'_> {
                     let r: i64 = match info.code {
                         0x15 => finite_or_zero((x as f64 + 0.5).floor()),
                         0x16 => finite_or_zero((x as f64).floor()),
-                        0x18 => s[0] as i32 as i64,
+                        // MOVA_GPR_INT (R600's trans-slot form, facts §1.13) as MOVA_INT.
+                        0x18 | 0x60 => s[0] as i32 as i64,
                         _ => return unsupported(at, format!("ALU opcode {}", info.name)),
                     };
                     let r = r.clamp(-256, 255) as i32;
                     o.ar = Some((inst.dst_chan as usize & 3, r));
                     Some((r as u32, false))
                 }
-                AluClass::PredSet => {
-                    let Some((cmp, ty)) = ops::pred_cmp(info.code) else {
+                AluClass::PredSet | AluClass::PredSetPush => {
+                    // The comparison forms, and the predicate-counter forms (INV/POP/CLR/
+                    // RESTORE and *_PUSH, ops::pred_counter / ops::pred_push) which give their
+                    // own result value.
+                    let (r, counter) = if let Some((cmp, ty)) = ops::pred_cmp(info.code) {
+                        (ops::compare(cmp, ty, s[0], s[1]), None)
+                    } else if let Some((v, p)) = ops::pred_counter(info.code, s) {
+                        (p, Some((v, true)))
+                    } else if let Some((v, p, float)) = ops::pred_push(info.code, s) {
+                        (p, Some((v, float)))
+                    } else {
                         return unsupported(at, format!("ALU opcode {}", info.name));
                     };
-                    let r = ops::compare(cmp, ty, s[0], s[1]);
                     if let AluKind::Op2(op2) = &inst.kind {
                         if op2.update_pred {
                             o.pred = Some(r);
@@ -273,12 +288,12 @@ impl Machine<'_> {
                     }
                     // Result value: 1.0f / 0.0f for float forms, -1 / 0 for integer forms
                     // (decaf; decision on §2.5).
-                    Some(match ty {
-                        ops::Ty::F => ((if r { 1.0f32 } else { 0.0 }).to_bits(), true),
-                        _ => (if r { u32::MAX } else { 0 }, false),
+                    Some(match (counter, ops::pred_cmp(info.code)) {
+                        (Some(v), _) => v,
+                        (None, Some((_, ops::Ty::F))) => ((if r { 1.0f32 } else { 0.0 }).to_bits(), true),
+                        (None, _) => (if r { u32::MAX } else { 0 }, false),
                     })
                 }
-                AluClass::PredSetPush => return unsupported(at, format!("ALU opcode {}", info.name)),
                 AluClass::Kill => {
                     let Some((cmp, ty)) = ops::kill_cmp(info.code) else {
                         return unsupported(at, format!("ALU opcode {}", info.name));

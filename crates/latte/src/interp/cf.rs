@@ -40,6 +40,8 @@ pub(crate) struct Machine<'a> {
     pub steps: u64,
     /// Lanes form 2x2 quads (pixel programs).
     pub quads: bool,
+    /// Steps by kind, for [`super::RunStats`].
+    pub stats: super::RunStats,
 }
 
 enum Flow {
@@ -51,6 +53,11 @@ impl<'a> Machine<'a> {
     /// Counts one step; errors when the budget is spent.
     pub(crate) fn step(&mut self, at: At) -> Result<()> {
         self.steps += 1;
+        match at {
+            At::Cf(_) => self.stats.cf += 1,
+            At::Alu { .. } => self.stats.alu_groups += 1,
+            At::Fetch { .. } => self.stats.fetches += 1,
+        }
         if self.steps > self.config.step_budget {
             return Err(InterpError::StepBudget { at, budget: self.config.step_budget });
         }
@@ -328,32 +335,20 @@ impl<'a> Machine<'a> {
                     Flow::Next(n.addr as usize)
                 }
             }
-            0x0B => {
-                let saved = self.states();
-                for lane in &mut self.lanes {
-                    if lane.active() && !cond {
-                        lane.state = LaneState::InactiveBranch;
-                    }
+            0x0B => self.push(n, pc, cond, at)?,
+            0x0C => self.push_else(n, pc, cond, at)?,
+            // POP_JUMP, POP_PUSH, POP_PUSH_ELSE (facts §1.6; R600 forms Mesa's R700 code never
+            // emits): POP_COUNT entries are popped first, always, then the instruction acts as
+            // JUMP (without a second pop), PUSH or PUSH_ELSE (decision, docs/latte-interp.md).
+            0x0F..=0x11 => {
+                self.pop(n.pop_count, n.valid_pixel_mode, at)?;
+                let rest = CfNormal { pop_count: 0, ..*n };
+                match n.op {
+                    0x0F if !(self.any_active() && cond) => Flow::Next(n.addr as usize),
+                    0x0F => next,
+                    0x10 => self.push(&rest, pc, cond, at)?,
+                    _ => self.push_else(&rest, pc, cond, at)?,
                 }
-                if self.any_active() {
-                    self.push_entry(Entry::Push(saved), at)?;
-                    next
-                } else {
-                    // Every lane fails: nothing is pushed and the states stay (decision).
-                    for (lane, s) in self.lanes.iter_mut().zip(saved) {
-                        lane.state = s;
-                    }
-                    self.pop(n.pop_count, n.valid_pixel_mode, at)?;
-                    Flow::Next(n.addr as usize)
-                }
-            }
-            0x0C => {
-                // PUSH_ELSE: push, then ELSE relative to the entry below the new one
-                // (decision).
-                self.push_entry(Entry::Push(self.states()), at)?;
-                let saved = self.top_states(1, at)?;
-                self.else_swap(&saved, cond);
-                self.jump_if_none_active(n, pc, at)?
             }
             0x0D => {
                 let saved = self.top_states(0, at)?;
@@ -406,6 +401,36 @@ impl<'a> Machine<'a> {
             0x19 => Flow::End,
             _ => return unsupported(at, format!("CF opcode {}", inst.name())),
         })
+    }
+
+    /// PUSH (§2.3): lanes failing COND become Inactive-branch; when every lane fails nothing
+    /// is pushed, the states stay, POP_COUNT entries are popped and the jump is taken.
+    fn push(&mut self, n: &CfNormal, pc: usize, cond: bool, at: At) -> Result<Flow> {
+        let saved = self.states();
+        for lane in &mut self.lanes {
+            if lane.active() && !cond {
+                lane.state = LaneState::InactiveBranch;
+            }
+        }
+        if self.any_active() {
+            self.push_entry(Entry::Push(saved), at)?;
+            Ok(Flow::Next(pc + 1))
+        } else {
+            // Every lane fails: nothing is pushed and the states stay (decision).
+            for (lane, s) in self.lanes.iter_mut().zip(saved) {
+                lane.state = s;
+            }
+            self.pop(n.pop_count, n.valid_pixel_mode, at)?;
+            Ok(Flow::Next(n.addr as usize))
+        }
+    }
+
+    /// PUSH_ELSE: push, then ELSE relative to the entry below the new one (decision).
+    fn push_else(&mut self, n: &CfNormal, pc: usize, cond: bool, at: At) -> Result<Flow> {
+        self.push_entry(Entry::Push(self.states()), at)?;
+        let saved = self.top_states(1, at)?;
+        self.else_swap(&saved, cond);
+        self.jump_if_none_active(n, pc, at)
     }
 }
 

@@ -98,24 +98,7 @@ impl Machine<'_> {
                     grads[l][(t.op - 0x0B) as usize] = srcs[l];
                     continue;
                 }
-                // GET_GRADIENTS_H/V: differences inside the 2x2 quad (lanes TL, TR, BL, BR);
-                // 0 for lanes that are not in quads.
-                0x07 | 0x08 => {
-                    if !self.quads || !n.is_multiple_of(4) {
-                        [0; 4]
-                    } else {
-                        let q = l & !3;
-                        let (a, b) = if t.op == 0x07 {
-                            let row = q + (l & 2);
-                            (row, row + 1)
-                        } else {
-                            let col = q + (l & 1);
-                            (col, col + 2)
-                        };
-                        let d = |c: usize| (f32::from_bits(srcs[b][c]) - f32::from_bits(srcs[a][c])).to_bits();
-                        [d(0), d(1), d(2), d(3)]
-                    }
-                }
+                0x07 | 0x08 => self.quad_gradient(&srcs, l, t.op == 0x07),
                 _ => {
                     let Some(tx) = &self.inputs.textures else {
                         return Err(InterpError::Input {
@@ -133,7 +116,12 @@ impl Machine<'_> {
                         normalized: t.coord_type,
                         offset: [sx(t.offset[0]), sx(t.offset[1]), sx(t.offset[2])],
                         lod_bias: ((((t.lod_bias & 0x7F) as i8) << 1) >> 1) as f32 / 8.0,
-                        gradients: grads[l],
+                        // Implicit-LOD samples take the source's derivatives in the quad.
+                        gradients: if matches!(t.op, 0x10 | 0x12 | 0x18 | 0x1A) {
+                            [self.quad_gradient(&srcs, l, true), self.quad_gradient(&srcs, l, false)]
+                        } else {
+                            grads[l]
+                        },
                     };
                     tx.fetch(&req).map_err(|what| InterpError::Input { at, what })?
                 }
@@ -141,6 +129,23 @@ impl Machine<'_> {
             self.write_sel(l, dst, t.dst_sel, vals, ONE, at)?;
         }
         Ok(())
+    }
+
+    /// GET_GRADIENTS_H (`h`) / _V of lane `l`: differences inside its 2x2 quad (lanes TL, TR,
+    /// BL, BR), right minus left / bottom minus top; 0 for lanes that are not in quads.
+    fn quad_gradient(&self, srcs: &[[u32; 4]], l: usize, h: bool) -> [u32; 4] {
+        if !self.quads || !srcs.len().is_multiple_of(4) {
+            return [0; 4];
+        }
+        let q = l & !3;
+        let (a, b) = if h {
+            let row = q + (l & 2);
+            (row, row + 1)
+        } else {
+            let col = q + (l & 1);
+            (col, col + 2)
+        };
+        std::array::from_fn(|c| (f32::from_bits(srcs[b][c]) - f32::from_bits(srcs[a][c])).to_bits())
     }
 
     /// EXPORT / EXPORT_DONE and the MEM_* writes (§5.1, §4.5): each lane that runs exports
@@ -196,6 +201,7 @@ impl Machine<'_> {
                             op: e.op,
                             addr,
                             comp_mask: e.comp_mask(),
+                            index: (e.kind == 1).then_some(ind),
                             value: src,
                         });
                     }

@@ -244,8 +244,96 @@ pub(crate) fn op2_plain(code: u16, s: [u32; 3]) -> Option<Val> {
         0x74 => iv(((ia as i64 * ib as i64) >> 32) as u32),
         0x75 => iv(s[0].wrapping_mul(s[1])),
         0x76 => iv(((s[0] as u64 * s[1] as u64) >> 32) as u32),
+        0x77 => iv(recip_int(ia)),
+        0x78 => iv(recip_uint(s[0])),
         0x79 => iv(a as u32),
         _ => return None,
+    })
+}
+
+/// RECIP_UINT: the exact reciprocal estimate floor(2^32 / x) as a 0.32 fixed-point value,
+/// saturated to 0xFFFFFFFF (x = 0 and x = 1); facts §3 leave it open (decision,
+/// docs/latte-interp.md).
+fn recip_uint(x: u32) -> u32 {
+    if x <= 1 {
+        u32::MAX
+    } else {
+        ((1u64 << 32) / x as u64) as u32
+    }
+}
+
+/// RECIP_INT: trunc(2^31 / x) as a signed 1.31 fixed-point value, saturated to the i32 range;
+/// x = 0 gives i32::MAX (decision).
+fn recip_int(x: i32) -> u32 {
+    if x == 0 {
+        return i32::MAX as u32;
+    }
+    ((1i64 << 31) / x as i64).clamp(i32::MIN as i64, i32::MAX as i64) as i32 as u32
+}
+
+/// PRED_SET_INV / PRED_SET_POP / PRED_SET_CLR / PRED_SET_RESTORE (OP2 0x24-0x27): the
+/// predicate-counter forms of the R600 family, where a counter of 0.0 means "run". Returns the
+/// result value and the predicate (facts §2.5 leave them open; decision, docs/latte-interp.md):
+/// - INV: src0 == 1.0 gives (0.0, true), anything else (1.0, false);
+/// - POP: src0 <= 0.0 gives (0.0, true), else (src0 - src1, false);
+/// - CLR: (FLT_MAX, false);
+/// - RESTORE: src0 == 0.0 gives (0.0, true), else (src0, false).
+pub(crate) fn pred_counter(code: u16, s: [u32; 3]) -> Option<(u32, bool)> {
+    let (a, b) = (f(s[0]), f(s[1]));
+    let z = 0.0f32.to_bits();
+    Some(match code {
+        0x24 => {
+            if a == 1.0 {
+                (z, true)
+            } else {
+                (1.0f32.to_bits(), false)
+            }
+        }
+        0x25 => {
+            if a <= 0.0 {
+                (z, true)
+            } else {
+                ((a - b).to_bits(), false)
+            }
+        }
+        0x26 => (f32::MAX.to_bits(), false),
+        0x27 => {
+            if a == 0.0 {
+                (z, true)
+            } else {
+                (s[0], false)
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// PRED_SETx_PUSH (0x28-0x2B, float) and PRED_SETx_PUSH_INT (0x4A-0x4F): the nested
+/// predicate-counter push. src1 is the counter (0 = running), src0 the value compared with 0:
+/// when the counter is 0 and `src0 op 0` holds the result is 0 and the predicate true, else the
+/// result is counter + 1 and the predicate false (decision, docs/latte-interp.md; they change no
+/// CF stack). The float forms count in floats, the integer forms in integers.
+pub(crate) fn pred_push(code: u16, s: [u32; 3]) -> Option<(u32, bool, bool)> {
+    let (cmp, ty) = match code {
+        0x28..=0x2B => (CMP4[(code - 0x28) as usize], Ty::F),
+        0x4A..=0x4D => (CMP4[(code - 0x4A) as usize], Ty::I),
+        0x4E | 0x4F => (Cmp::Gt, Ty::I),
+        _ => return None,
+    };
+    let float = ty == Ty::F;
+    let pass = match code {
+        // LT / LE: 0 > src0 / !(src0 > 0), with the operands swapped as the compiler would.
+        0x4E => compare(Cmp::Gt, Ty::I, 0, s[0]),
+        0x4F => !compare(Cmp::Gt, Ty::I, s[0], 0),
+        _ => compare(cmp, ty, s[0], if float { 0.0f32.to_bits() } else { 0 }),
+    };
+    let zero = if float { f(s[1]) == 0.0 } else { s[1] == 0 };
+    Some(if zero && pass {
+        (if float { 0.0f32.to_bits() } else { 0 }, true, float)
+    } else if float {
+        ((f(s[1]) + 1.0).to_bits(), false, true)
+    } else {
+        (s[1].wrapping_add(1), false, false)
     })
 }
 
@@ -266,6 +354,14 @@ pub(crate) fn op3(code: u16, s: [u32; 3]) -> Option<Val> {
         // MULADD(_M2/_M4/_D2): MUL's zero rule, unfused, the scale after the add (§3).
         0x10..=0x13 => fv(scale(mul_legacy(a, b) + c, code)),
         0x14..=0x17 => fv(scale(a * b + c, code)),
+        // MUL_LIT(_M2/_M4/_D2), the LIT helper (src0 = the exponent w, src1 = log2 of y, src2 =
+        // x): -FLT_MAX when src1 is -FLT_MAX, -inf or NaN, or src2 <= 0 or NaN; else src0 * src1
+        // with MUL's zero rule, then the scale (decision after the R600-family description,
+        // docs/latte-interp.md).
+        0x0C..=0x0F => {
+            let dead = b == -f32::MAX || b == f32::NEG_INFINITY || b.is_nan() || c.is_nan() || c <= 0.0;
+            fv(if dead { -f32::MAX } else { scale(mul_legacy(a, b), code) })
+        }
         // CNDx: src0 compared with 0.0 (-0 counts as 0; NaN fails) selects src1 or src2.
         0x18 => (if a == 0.0 { s[1] } else { s[2] }, true),
         0x19 => (if a > 0.0 { s[1] } else { s[2] }, true),

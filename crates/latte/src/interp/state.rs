@@ -149,6 +149,8 @@ pub struct MemWrite {
     pub addr: u32,
     /// COMP_MASK.
     pub comp_mask: u8,
+    /// INDEX_GPR.x of a WRITE_IND (a geometry program's vertex offset, facts §4.5).
+    pub index: Option<u32>,
     /// The four components of the source GPR.
     pub value: [u32; 4],
 }

@@ -1,8 +1,10 @@
 //! Texture instructions go to the host through [`Textures`]: the interpreter gathers the
 //! source (SRC_SEL), the offsets, the LOD bias and the gradients of the clause (facts §4.1) and
-//! applies DST_SEL to the four words the host returns. [`CpuTextures`] is a small host: 2D
-//! float textures, one mip level, nearest or bilinear filtering, repeat / mirror / clamp.
+//! applies DST_SEL to the four words the host returns. [`CpuTextures`] is a small host: RGBA
+//! float textures (2D, 2D array, 3D, cube) with mip levels, nearest or bilinear filtering,
+//! repeat / mirror / clamp, depth compare; the sampling itself is in `image`.
 
+use super::image::{self, View};
 use std::collections::BTreeMap;
 
 /// One texture instruction, as the host sees it.
@@ -24,7 +26,10 @@ pub struct TexRequest {
     pub offset: [i8; 3],
     /// LOD_BIAS (value / 8).
     pub lod_bias: f32,
-    /// Gradients (SET_GRADIENTS_H, SET_GRADIENTS_V) set earlier in the clause.
+    /// Gradients d/dx, d/dy of the source: for SAMPLE_G* the SET_GRADIENTS_H / _V values set
+    /// earlier in the clause; for the implicit-LOD SAMPLE, SAMPLE_LB, SAMPLE_C and SAMPLE_C_LB
+    /// in a 2x2 quad the differences of the source across the quad (as GET_GRADIENTS computes
+    /// them); else 0.
     pub gradients: [[u32; 4]; 2],
 }
 
@@ -69,81 +74,102 @@ pub struct Sampler {
     pub wrap: [Wrap; 2],
 }
 
-/// Textures by RESOURCE_ID and samplers by SAMPLER_ID: SAMPLE* (nearest or bilinear, repeat /
-/// mirror / clamp, one mip level so LOD, bias and gradients are ignored, no compare), LD
-/// (integer texel coordinates, clamped), GET_TEXTURE_INFO (width, height, 1, 1). A sampler id
-/// not given is nearest with repeat.
+/// The shape of an [`Image`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TexKind {
+    /// 2D: (s, t).
+    #[default]
+    D2,
+    /// 2D array: (s, t, layer); the layer is z rounded to nearest even and clamped.
+    D2Array,
+    /// 3D: (s, t, r).
+    D3,
+    /// Cube: CUBE's face coordinates (s′, t′ in [1, 2], face in z; face + 8·cube for arrays),
+    /// six layers per cube in the order +X, −X, +Y, −Y, +Z, −Z.
+    Cube,
+}
+
+/// A depth compare function of SAMPLE_C*: passes when `reference OP texel.r`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compare {
+    /// Never passes.
+    Never,
+    /// reference < texel.
+    Less,
+    /// reference == texel.
+    Equal,
+    /// reference <= texel (the default).
+    LessEqual,
+    /// reference > texel.
+    Greater,
+    /// reference != texel.
+    NotEqual,
+    /// reference >= texel.
+    GreaterEqual,
+    /// Always passes.
+    Always,
+}
+
+/// A texture with mip levels: 2D, 2D array, 3D or cube, RGBA float texels.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Image {
+    /// Shape.
+    pub kind: TexKind,
+    /// Width of level 0.
+    pub width: u32,
+    /// Height of level 0.
+    pub height: u32,
+    /// Depth of level 0 (3D), layers (2D array), or 6 × cubes (cube); 1 for 2D.
+    pub depth: u32,
+    /// Levels, level 0 first. Level k has max(width >> k, 1) × max(height >> k, 1) ×
+    /// (max(depth >> k, 1) for 3D, else depth) texels: x fastest, then y, then layer or slice.
+    pub levels: Vec<Vec<[f32; 4]>>,
+    /// Linear blend between the two nearest levels (else the nearest level).
+    pub mip_linear: bool,
+    /// The compare function SAMPLE_C* use (`None`: LessEqual).
+    pub compare: Option<Compare>,
+    /// Addressing of r (3D).
+    pub wrap_r: Wrap,
+}
+
+/// Textures by RESOURCE_ID and samplers by SAMPLER_ID (docs/latte-interp.md, "Textures"):
+/// SAMPLE* with level selection (explicit LOD, bias, LOD from gradients or, in quads, from the
+/// coordinates' derivatives), nearest or bilinear (trilinear for 3D) filtering, repeat /
+/// mirror / clamp, depth compare for SAMPLE_C*; LD (integer texel coordinates, clamped; level
+/// in w); GET_TEXTURE_INFO (width, height, depth or layers, levels). A resource id is looked up
+/// in `images` first, then in `units` (one-level 2D textures). A sampler id not given is
+/// nearest with repeat.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct CpuTextures {
-    /// Units.
+    /// One-level 2D textures.
     pub units: BTreeMap<u8, Texture2d>,
+    /// Textures with levels, arrays, 3D and cubes.
+    pub images: BTreeMap<u8, Image>,
     /// Samplers.
     pub samplers: BTreeMap<u8, Sampler>,
 }
 
-fn wrap(i: i64, n: u32, w: Wrap) -> usize {
-    let n = n as i64;
-    (match w {
-        Wrap::Repeat => i.rem_euclid(n),
-        Wrap::Clamp => i.clamp(0, n - 1),
-        Wrap::Mirror => {
-            let m = i.rem_euclid(2 * n);
-            if m < n {
-                m
-            } else {
-                2 * n - 1 - m
-            }
-        }
-    }) as usize
-}
-
 impl Textures for CpuTextures {
     fn fetch(&self, req: &TexRequest) -> Result<[u32; 4], String> {
-        let t = self.units.get(&req.resource).ok_or_else(|| format!("no texture at resource {}", req.resource))?;
-        if t.width == 0 || t.height == 0 || (t.texels.len() as u64) < t.width as u64 * t.height as u64 {
-            return Err(format!("texture {} is empty or short", req.resource));
-        }
-        let texel = |x: usize, y: usize| t.texels[y * t.width as usize + x];
-        let bits = |v: [f32; 4]| v.map(f32::to_bits);
+        let view = match (self.images.get(&req.resource), self.units.get(&req.resource)) {
+            (Some(img), _) => View::of(img),
+            (None, Some(t)) => View {
+                kind: TexKind::D2,
+                size: [t.width, t.height, 1],
+                levels: vec![t.texels.as_slice()],
+                mip_linear: false,
+                compare: None,
+                wrap_r: Wrap::Repeat,
+            },
+            (None, None) => return Err(format!("no texture at resource {}", req.resource)),
+        };
+        view.check(req.resource)?;
         match req.op {
-            0x03 => {
-                let x = (req.src[0] as i32 as i64).clamp(0, t.width as i64 - 1) as usize;
-                let y = (req.src[1] as i32 as i64).clamp(0, t.height as i64 - 1) as usize;
-                Ok(bits(texel(x, y)))
-            }
-            0x04 => Ok([t.width, t.height, 1, 1]),
-            0x10..=0x17 => {
+            0x03 => Ok(image::load(&view, req)),
+            0x04 => Ok(image::info(&view, req)),
+            0x10..=0x1F => {
                 let smp = self.samplers.get(&req.sampler).copied().unwrap_or_default();
-                // Texel-space coordinate of each axis (half-texel offsets included).
-                let c = |i: usize, size: u32| {
-                    let v = f32::from_bits(req.src[i]) as f64;
-                    let v = if req.normalized[i] { v * size as f64 } else { v };
-                    let v = v + req.offset[i] as f64 * 0.5;
-                    if v.is_finite() {
-                        v.clamp(-1e9, 1e9)
-                    } else {
-                        0.0
-                    }
-                };
-                let (u, v) = (c(0, t.width), c(1, t.height));
-                if !smp.linear {
-                    let (x, y) = (u.floor() as i64, v.floor() as i64);
-                    return Ok(bits(texel(wrap(x, t.width, smp.wrap[0]), wrap(y, t.height, smp.wrap[1]))));
-                }
-                let (u, v) = (u - 0.5, v - 0.5);
-                let (x0, y0) = (u.floor(), v.floor());
-                let (fx, fy) = ((u - x0) as f32, (v - y0) as f32);
-                let (x0, y0) = (x0 as i64, y0 as i64);
-                let at =
-                    |dx: i64, dy: i64| texel(wrap(x0 + dx, t.width, smp.wrap[0]), wrap(y0 + dy, t.height, smp.wrap[1]));
-                let (a, b, c2, d) = (at(0, 0), at(1, 0), at(0, 1), at(1, 1));
-                let mut out = [0.0f32; 4];
-                for k in 0..4 {
-                    let top = a[k] + (b[k] - a[k]) * fx;
-                    let bottom = c2[k] + (d[k] - c2[k]) * fx;
-                    out[k] = top + (bottom - top) * fy;
-                }
-                Ok(bits(out))
+                Ok(image::sample(&view, &smp, req))
             }
             _ => Err(format!("{} is not implemented by CpuTextures", req.name)),
         }

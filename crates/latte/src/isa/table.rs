@@ -262,7 +262,8 @@ pub enum AluClass {
     /// PRED_SET* (PRED_SET_INV/POP/CLR/RESTORE included): may update the predicate and the
     /// exec mask.
     PredSet,
-    /// PRED_SET*_PUSH: also pushes the stack.
+    /// PRED_SET*_PUSH: the predicate-counter push forms (an ALU-level counter, no CF stack;
+    /// docs/latte-interp.md).
     PredSetPush,
     /// MOVA*: loads AR.
     Mova,
