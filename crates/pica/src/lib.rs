@@ -1,5 +1,5 @@
 //! The 3DS PICA200 machine layer: float24, the shader ISA, SHBIN containers, the picasso-syntax
-//! assembler and disassembler, and the reference interpreter.
+//! assembler and disassembler, the reference interpreter, GPU command lists and state, and textures.
 //!
 //! Knows nothing of any shader IR: the translate crate builds on these types.
 
@@ -14,3 +14,4 @@ pub mod regs;
 pub mod shbin;
 pub mod smith;
 pub mod state;
+pub mod texture;
