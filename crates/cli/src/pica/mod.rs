@@ -8,6 +8,7 @@ mod asm;
 mod cmdlist;
 mod disasm;
 mod run;
+mod texture;
 
 #[derive(Args)]
 pub struct PicaArgs {
@@ -25,6 +26,8 @@ enum PicaCommand {
     Run(run::RunArgs),
     /// Print a GPU command list: each register write with its name and fields, or the state.
     Cmdlist(cmdlist::CmdlistArgs),
+    /// Decode raw texture data to PNG, or encode a PNG as texture data.
+    Texture(texture::TextureArgs),
 }
 
 pub fn run(args: PicaArgs) -> anyhow::Result<ExitCode> {
@@ -33,6 +36,7 @@ pub fn run(args: PicaArgs) -> anyhow::Result<ExitCode> {
         PicaCommand::Disasm(args) => disasm::run(args),
         PicaCommand::Run(args) => run::run(args),
         PicaCommand::Cmdlist(args) => cmdlist::run(args),
+        PicaCommand::Texture(args) => texture::run(args),
     }
 }
 

@@ -77,15 +77,16 @@ pub fn decode_block(word: u64) -> [[u8; 3]; 16] {
     let hi = (word >> 32) as u32;
     let tables = [((hi >> 5) & 7) as usize, ((hi >> 2) & 7) as usize];
     let flip = hi & 1 != 0;
+    // The four colours of each half, clamped once.
+    let colors: [[[u8; 3]; 4]; 2] = [0, 1]
+        .map(|h| [0, 1, 2, 3].map(|i| bases[h].map(|c| (i32::from(c) + modifier(tables[h], i)).clamp(0, 255) as u8)));
     let mut out = [[0; 3]; 16];
     for y in 0..4 {
         for x in 0..4 {
             let k = x * 4 + y;
             let index = ((((word >> (16 + k)) & 1) << 1) | ((word >> k) & 1)) as usize;
             let half = usize::from(if flip { y >= 2 } else { x >= 2 });
-            let m = modifier(tables[half], index);
-            let base = bases[half];
-            out[y * 4 + x] = base.map(|c| (i32::from(c) + m).clamp(0, 255) as u8);
+            out[y * 4 + x] = colors[half][index];
         }
     }
     out

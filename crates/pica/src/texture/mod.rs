@@ -112,10 +112,18 @@ pub fn decode(format: TextureFormat, width: u32, height: u32, bytes: &[u8]) -> R
     }
     let mut image = Image::new(width, height);
     let tile_bytes = info.tile_bytes();
-    for (tile, (x0, y0)) in bytes[..needed].chunks_exact(tile_bytes).zip(morton::tiles(width, height)) {
-        match info.layout {
-            Layout::Packed(channels) => packed::decode_tile(tile, info.bits_per_texel, channels, &mut image, x0, y0),
-            Layout::Etc1 { alpha } => etc1::decode_tile(tile, alpha, &mut image, x0, y0),
+    let tiles = bytes[..needed].chunks_exact(tile_bytes).zip(morton::tiles(width, height));
+    match info.layout {
+        Layout::Packed(channels) => {
+            let decoder = packed::Decoder::new(info.bits_per_texel, channels);
+            for (tile, (x0, y0)) in tiles {
+                decoder.tile(tile, &mut image, x0, y0);
+            }
+        }
+        Layout::Etc1 { alpha } => {
+            for (tile, (x0, y0)) in tiles {
+                etc1::decode_tile(tile, alpha, &mut image, x0, y0);
+            }
         }
     }
     Ok(image)

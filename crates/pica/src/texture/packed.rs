@@ -36,26 +36,6 @@ pub const fn intensity(rgb: [u8; 3]) -> u8 {
     ((77 * rgb[0] as u32 + 150 * rgb[1] as u32 + 29 * rgb[2] as u32 + 128) >> 8) as u8
 }
 
-fn texel_to_rgba(v: u32, channels: &[ChannelBits]) -> [u8; 4] {
-    let mut px = [0, 0, 0, 255];
-    for c in channels {
-        let bits = (v >> c.lo) & ((1u32 << c.width()) - 1);
-        let x = expand(bits, c.width());
-        match c.channel {
-            Channel::Red => px[0] = x,
-            Channel::Green => px[1] = x,
-            Channel::Blue => px[2] = x,
-            Channel::Alpha => px[3] = x,
-            Channel::Intensity => {
-                px[0] = x;
-                px[1] = x;
-                px[2] = x;
-            }
-        }
-    }
-    px
-}
-
 fn rgba_to_texel(px: [u8; 4], channels: &[ChannelBits]) -> u32 {
     let mut v = 0;
     for c in channels {
@@ -72,6 +52,7 @@ fn rgba_to_texel(px: [u8; 4], channels: &[ChannelBits]) -> u32 {
 }
 
 /// Reads texel `i` of a tile.
+#[inline(always)]
 fn read(tile: &[u8], i: usize, bits_per_texel: u32) -> u32 {
     match bits_per_texel {
         4 => u32::from(tile[i / 2] >> ((i & 1) * 4)) & 0xF,
@@ -96,15 +77,80 @@ fn write(tile: &mut [u8], i: usize, bits_per_texel: u32, v: u32) {
     }
 }
 
-/// Decodes one tile whose top-left texel is (x0, y0) into `image`.
-pub(super) fn decode_tile(tile: &[u8], bpp: u32, channels: &[ChannelBits], image: &mut Image, x0: u32, y0: u32) {
-    let width = image.width as usize;
-    for (i, &(x, y)) in COORDS.iter().enumerate() {
-        let px = texel_to_rgba(read(tile, i, bpp), channels);
-        let at = ((y0 as usize + y as usize) * width + x0 as usize + x as usize) * 4;
-        image.pixels[at..at + 4].copy_from_slice(&px);
+/// A packed format's decoder, built once per texture from its table row: for each output
+/// channel R, G, B, A the shift and mask of its bits and a table from those bits to 8 bits (an
+/// absent channel has mask 0 and its constant in entry 0), so a texel costs four look-ups and
+/// no branches.
+pub(super) struct Decoder {
+    bpp: u32,
+    shift: [u32; 4],
+    mask: [u32; 4],
+    lut: [[u8; 256]; 4],
+}
+
+impl Decoder {
+    pub(super) fn new(bpp: u32, channels: &[ChannelBits]) -> Decoder {
+        let mut d = Decoder { bpp, shift: [0; 4], mask: [0; 4], lut: [[0; 256]; 4] };
+        d.lut[3][0] = 255;
+        for c in channels {
+            let outputs: &[usize] = match c.channel {
+                Channel::Red => &[0],
+                Channel::Green => &[1],
+                Channel::Blue => &[2],
+                Channel::Alpha => &[3],
+                Channel::Intensity => &[0, 1, 2],
+            };
+            for &k in outputs {
+                d.shift[k] = u32::from(c.lo);
+                d.mask[k] = (1 << c.width()) - 1;
+                for v in 0..=d.mask[k] {
+                    d.lut[k][v as usize] = expand(v, c.width());
+                }
+            }
+        }
+        d
+    }
+
+    /// Decodes one tile whose top-left texel is (x0, y0) into `image`.
+    pub(super) fn tile(&self, tile: &[u8], image: &mut Image, x0: u32, y0: u32) {
+        // One copy of the loop per texel size, so that reading a texel is not a branch.
+        match self.bpp {
+            4 => self.tile_with::<4>(tile, image, x0, y0),
+            8 => self.tile_with::<8>(tile, image, x0, y0),
+            16 => self.tile_with::<16>(tile, image, x0, y0),
+            24 => self.tile_with::<24>(tile, image, x0, y0),
+            _ => self.tile_with::<32>(tile, image, x0, y0),
+        }
+    }
+
+    fn tile_with<const BPP: u32>(&self, tile: &[u8], image: &mut Image, x0: u32, y0: u32) {
+        let width = image.width as usize;
+        for y in 0..8 {
+            let start = ((y0 as usize + y) * width + x0 as usize) * 4;
+            let row = &mut image.pixels[start..start + 32];
+            for (x, out) in row.chunks_exact_mut(4).enumerate() {
+                let v = read(tile, INDEX[y][x] as usize, BPP);
+                let px = [0, 1, 2, 3].map(|k| self.lut[k][((v >> self.shift[k]) & self.mask[k]) as usize]);
+                out.copy_from_slice(&px);
+            }
+        }
     }
 }
+
+/// Morton index of texel (x, y) of a tile, as `INDEX[y][x]`.
+const INDEX: [[u8; 8]; 8] = {
+    let mut t = [[0u8; 8]; 8];
+    let mut y = 0;
+    while y < 8 {
+        let mut x = 0;
+        while x < 8 {
+            t[y][x] = super::morton::index(x as u32, y as u32) as u8;
+            x += 1;
+        }
+        y += 1;
+    }
+    t
+};
 
 /// Encodes the tile of `image` whose top-left texel is (x0, y0).
 pub(super) fn encode_tile(image: &Image, x0: u32, y0: u32, bpp: u32, channels: &[ChannelBits], tile: &mut [u8]) {

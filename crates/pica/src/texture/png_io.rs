@@ -5,15 +5,28 @@
 use super::{Image, MAX_SIZE};
 use thiserror::Error;
 
-/// What went wrong reading or writing a PNG.
+/// What went wrong reading or writing a PNG. The `png` crate's error is part of the message
+/// (not a separate source, which would print it twice in an error chain).
 #[derive(Debug, Error)]
 pub enum PngError {
     #[error("not a readable PNG: {0}")]
-    Decode(#[from] png::DecodingError),
+    Decode(png::DecodingError),
     #[error("cannot write PNG: {0}")]
-    Encode(#[from] png::EncodingError),
+    Encode(png::EncodingError),
     #[error("PNG is {width}x{height}, larger than the {max}x{max} a texture can be", max = MAX_SIZE)]
     TooLarge { width: u32, height: u32 },
+}
+
+impl From<png::DecodingError> for PngError {
+    fn from(e: png::DecodingError) -> Self {
+        PngError::Decode(e)
+    }
+}
+
+impl From<png::EncodingError> for PngError {
+    fn from(e: png::EncodingError) -> Self {
+        PngError::Encode(e)
+    }
 }
 
 /// Reads a PNG as RGBA8. Pictures wider or taller than [`MAX_SIZE`] are refused before their
