@@ -115,13 +115,19 @@ fn cpu_ns() -> Option<u64> {
     std::fs::read_to_string("/proc/thread-self/schedstat").ok()?.split_whitespace().next()?.parse().ok()
 }
 
-/// Texels per CPU second of `f` over 200 runs on `texels` texels.
+/// Texels per CPU second of `f` (run on `texels` texels) over at least half a CPU second: the
+/// kernel's per-thread figure advances in scheduler steps, so short spans read as nothing.
 fn cpu_rate(texels: u64, mut f: impl FnMut()) -> Option<f64> {
     let t0 = cpu_ns()?;
-    for _ in 0..200 {
+    let mut runs = 0u64;
+    loop {
         f();
+        runs += 1;
+        let spent = cpu_ns()? - t0;
+        if spent >= 500_000_000 || runs >= 1_000_000 {
+            return Some(runs as f64 * texels as f64 / (spent.max(1) as f64 * 1e-9));
+        }
     }
-    Some(200.0 * texels as f64 / ((cpu_ns()? - t0) as f64 * 1e-9))
 }
 
 fn bench(c: &mut Criterion) {
