@@ -78,7 +78,7 @@ pub enum TextureError {
 
 /// Checks a texture size.
 pub fn check_size(width: u32, height: u32) -> Result<(), TextureError> {
-    let ok = |v: u32| v % 8 == 0 && (8..=MAX_SIZE).contains(&v);
+    let ok = |v: u32| v.is_multiple_of(8) && (8..=MAX_SIZE).contains(&v);
     if ok(width) && ok(height) {
         Ok(())
     } else {

@@ -125,11 +125,11 @@ impl Decoder {
 
     fn tile_with<const BPP: u32>(&self, tile: &[u8], image: &mut Image, x0: u32, y0: u32) {
         let width = image.width as usize;
-        for y in 0..8 {
+        for (y, indices) in INDEX.iter().enumerate() {
             let start = ((y0 as usize + y) * width + x0 as usize) * 4;
             let row = &mut image.pixels[start..start + 32];
-            for (x, out) in row.chunks_exact_mut(4).enumerate() {
-                let v = read(tile, INDEX[y][x] as usize, BPP);
+            for (out, &i) in row.chunks_exact_mut(4).zip(indices) {
+                let v = read(tile, i as usize, BPP);
                 let px = [0, 1, 2, 3].map(|k| self.lut[k][((v >> self.shift[k]) & self.mask[k]) as usize]);
                 out.copy_from_slice(&px);
             }
