@@ -180,14 +180,20 @@ impl SubBlock<'_> {
             if quality == Quality::High {
                 // Bases that make one texel exact with one modifier: where the mean is a poor
                 // centre (two colour clusters, saturated texels) the best base is near one.
+                let mut anchors: Vec<[u8; 3]> = Vec::with_capacity(32);
                 for p in self.texels {
                     for i in 0..4 {
                         let m = modifier(table, i);
                         let b = p.map(|c| quantize((c - m).clamp(0, 255) as u8, self.bits) as u8);
-                        let f = self.fit_table(b, table, fit.err);
-                        if f.err < fit.err {
-                            fit = f;
+                        if !anchors.contains(&b) && !neighbourhood.contains(&b) {
+                            anchors.push(b);
                         }
+                    }
+                }
+                for b in anchors {
+                    let f = self.fit_table(b, table, fit.err);
+                    if f.err < fit.err {
+                        fit = f;
                     }
                 }
             }
