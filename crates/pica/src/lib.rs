@@ -1,6 +1,7 @@
 //! The 3DS PICA200 machine layer: float24, the shader ISA, SHBIN containers, the picasso-syntax
 //! assembler and disassembler, the reference interpreter, the command-list reader and GPU state
-//! tracker, and the fixed-function fragment pipeline's CPU reference and key ([`fixed`]).
+//! tracker, textures, SMDH files, and the fixed-function fragment pipeline's CPU reference and key
+//! ([`fixed`]).
 //!
 //! Knows nothing of any shader IR: the translate crate builds on these types.
 
@@ -17,3 +18,4 @@ pub mod shbin;
 pub mod smdh;
 pub mod smith;
 pub mod state;
+pub mod texture;

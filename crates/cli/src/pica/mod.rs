@@ -8,6 +8,7 @@ mod asm;
 mod cmdlist;
 mod disasm;
 mod run;
+mod texture;
 mod trace;
 
 #[derive(Args)]
@@ -27,6 +28,8 @@ enum PicaCommand {
     /// Print a GPU command list (or a CiTrace with --trace): each register write with its name
     /// and fields, or the state.
     Cmdlist(cmdlist::CmdlistArgs),
+    /// Decode raw texture data to PNG, or encode a PNG as texture data.
+    Texture(texture::TextureArgs),
 }
 
 pub fn run(args: PicaArgs) -> anyhow::Result<ExitCode> {
@@ -35,6 +38,7 @@ pub fn run(args: PicaArgs) -> anyhow::Result<ExitCode> {
         PicaCommand::Disasm(args) => disasm::run(args),
         PicaCommand::Run(args) => run::run(args),
         PicaCommand::Cmdlist(args) => cmdlist::run(args),
+        PicaCommand::Texture(args) => texture::run(args),
     }
 }
 
