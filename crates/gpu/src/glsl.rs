@@ -257,7 +257,7 @@ impl Gpu {
             let at = i * in_slice as usize;
             input_bytes[at..at + d.input.len() * 4].copy_from_slice(bytemuck::cast_slice(&d.input));
         }
-        let ibuf = self.upload(&input_bytes, wgpu::BufferUsages::STORAGE);
+        let ibuf = self.init_buffer(&input_bytes, wgpu::BufferUsages::STORAGE)?;
         let sampler = self.device.create_sampler(&wgpu::SamplerDescriptor {
             address_mode_u: wgpu::AddressMode::Repeat,
             address_mode_v: wgpu::AddressMode::Repeat,
@@ -267,8 +267,10 @@ impl Gpu {
         let mut keep = Vec::new();
         let mut groups = Vec::new();
         for (i, d) in run.draws.iter().enumerate() {
-            let ubufs: Vec<(u32, wgpu::Buffer)> =
-                d.uniforms.iter().map(|(b, bytes)| (*b, self.upload(bytes, wgpu::BufferUsages::UNIFORM))).collect();
+            let mut ubufs: Vec<(u32, wgpu::Buffer)> = Vec::new();
+            for (b, bytes) in &d.uniforms {
+                ubufs.push((*b, self.init_buffer(bytes, wgpu::BufferUsages::UNIFORM)?));
+            }
             let views: Vec<(u32, u32, wgpu::TextureView)> =
                 d.textures.iter().map(|t| (t.texture_binding, t.sampler_binding, self.texture(t))).collect();
             let mut entries: Vec<wgpu::BindGroupEntry> = ubufs
@@ -294,7 +296,7 @@ impl Gpu {
                 layout: &bgl,
                 entries: &entries,
             }));
-            let vbuf = self.upload(bytemuck::cast_slice(&d.vertices), wgpu::BufferUsages::VERTEX);
+            let vbuf = self.init_buffer(bytemuck::cast_slice(&d.vertices), wgpu::BufferUsages::VERTEX)?;
             keep.push((ubufs, views, vbuf));
         }
         let color = self.device.create_texture(&wgpu::TextureDescriptor {
@@ -316,7 +318,10 @@ impl Gpu {
                     view: &color_view,
                     depth_slice: None,
                     resolve_target: None,
-                    ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::BLACK), store: wgpu::StoreOp::Store },
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                        store: wgpu::StoreOp::Store,
+                    },
                 })],
 
                 ..Default::default()
@@ -339,6 +344,21 @@ impl Gpu {
         }
         let per = (out_slice / 4) as usize;
         Ok((0..run.draws.len()).map(|i| words[i * per..i * per + run.output_words].to_vec()).collect())
+    }
+
+    /// A buffer holding `data` from its creation (mapped at creation, not a queued write: on
+    /// lavapipe, queued writes of new buffers were now and then missing from the draws of the
+    /// same submission).
+    fn init_buffer(&self, data: &[u8], usage: wgpu::BufferUsages) -> Result<wgpu::Buffer, GpuError> {
+        let size = (data.len() as u64).max(16).div_ceil(4) * 4;
+        let b =
+            self.device.create_buffer(&wgpu::BufferDescriptor { label: None, size, usage, mapped_at_creation: true });
+        {
+            let mut view = b.slice(..).get_mapped_range_mut().map_err(|e| GpuError::Device(e.to_string()))?;
+            view.slice(..data.len()).copy_from_slice(data);
+        }
+        b.unmap();
+        Ok(b)
     }
 
     fn texture(&self, t: &GlslTexture) -> wgpu::TextureView {

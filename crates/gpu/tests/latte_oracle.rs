@@ -76,6 +76,9 @@ enum Class {
     /// Transcendental (sqrt, inversesqrt, normalize, length, exp2, log2, pow, sin, cos, ...):
     /// Vulkan's bounds are 2-3 ulp or absolute (2^-11 for sin/cos, 2^-21 for log2 near 1).
     Transcendental,
+    /// Sums of products the compiler reordered (t09's skinning): an absolute bound for values
+    /// of magnitude about 1.
+    Reordered,
 }
 
 impl Class {
@@ -85,6 +88,7 @@ impl Class {
             Class::Exact => ulp == 0,
             Class::Divide => ulp <= 3,
             Class::Transcendental => ulp <= 64 || abs <= 1.0 / 2048.0,
+            Class::Reordered => abs <= 1.0 / 16384.0,
         }
     }
     fn bound(self) -> &'static str {
@@ -92,6 +96,7 @@ impl Class {
             Class::Exact => "0 ulp",
             Class::Divide => "3 ulp",
             Class::Transcendental => "64 ulp or 2^-11 abs",
+            Class::Reordered => "2^-14 abs",
         }
     }
 }
@@ -159,6 +164,10 @@ struct Tally {
     within: usize,
     max_ulp: u64,
     first_miss: Option<String>,
+    /// The two device runs differed (the first is discarded).
+    reran: bool,
+    /// Input sets whose draw wrote nothing on the device (not compared; see docs/latte-oracle.md).
+    lost: usize,
 }
 
 impl Tally {
@@ -199,6 +208,9 @@ struct Resources {
     /// Bank -> position in `gpu_blocks`.
     banks: BTreeMap<u8, usize>,
     textures: Vec<(u32, u32, u8)>,
+    /// Blocks (position in `gpu_blocks`) laid out differently in the .gsh: (glslang word,
+    /// .gsh word, words) per uniform element.
+    remap: BTreeMap<usize, Vec<(u32, u32, u32)>>,
 }
 
 /// Binds glslang's blocks to the .gsh's banks by name (its default block is CafeGLSL's
@@ -207,6 +219,7 @@ fn resources(test: &str, c: &Compiled, sh: &GfdShader, iface: &Interface) -> Res
     let h = &sh.header;
     let mut gpu_blocks = Vec::new();
     let mut banks = BTreeMap::new();
+    let mut remap = BTreeMap::new();
     for (index, b) in c.blocks.iter().enumerate() {
         if b.name.starts_with("Oracle") {
             continue;
@@ -215,12 +228,23 @@ fn resources(test: &str, c: &Compiled, sh: &GfdShader, iface: &Interface) -> Res
         let Some(gb) = h.uniform_blocks.iter().position(|u| u.name == gname) else {
             return Err(format!("{test}: block {} not in the .gsh", b.name));
         };
+        // Uniforms both sides name: where the layouts differ (CafeGLSL's loose uniforms are
+        // not always std140), the interpreter's block is filled by name instead of verbatim.
+        let mut moves = Vec::new();
+        let mut same = true;
         for (name, r) in c.uniforms.iter().filter(|(_, r)| r.index == index as i64) {
             if let Some(v) = h.uniform_vars.iter().find(|v| &v.name == name && v.block == gb as i32) {
-                if v.offset as i64 * 4 != r.offset {
-                    return Err(format!("{test}: {name} at byte {} in glslang, word {} in the .gsh", r.offset, v.offset));
+                let (words, _) = source::gl_type_words(r.gl_type).ok_or(format!("{test}: type of {name}"))?;
+                same &= v.offset as i64 * 4 == r.offset;
+                for e in 0..r.size.max(1) {
+                    let from = (r.offset as u32 + e * r.stride) / 4;
+                    let to = v.offset + e * words.div_ceil(4) * 4;
+                    moves.push((from, to, words));
                 }
             }
+        }
+        if !same {
+            remap.insert(gpu_blocks.len(), moves);
         }
         banks.insert(h.uniform_blocks[gb].offset as u8, gpu_blocks.len());
         gpu_blocks.push((index, b.binding, b.size as usize));
@@ -232,16 +256,15 @@ fn resources(test: &str, c: &Compiled, sh: &GfdShader, iface: &Interface) -> Res
         let loc = h.sampler_vars.iter().find(|v| v.name == s.name).ok_or(format!("{test}: sampler {}", s.name))?;
         textures.push((t.binding as u32, sm.binding as u32, loc.location as u8));
     }
-    Ok(Resources { gpu_blocks, banks, textures })
+    Ok(Resources { gpu_blocks, banks, textures, remap })
 }
 
+/// One set's inputs: the device's uniform blocks (binding, bytes), the interpreter's banks,
+/// the device's textures and the interpreter's.
+type SetInputs = (Vec<(u32, Vec<u8>)>, BTreeMap<u8, Vec<u32>>, Vec<GlslTexture>, CpuTextures);
+
 /// Fills one set's blocks and textures: the same words for both sides.
-fn fill(
-    rng: &mut Rng,
-    test: &str,
-    c: &Compiled,
-    r: &Resources,
-) -> (Vec<(u32, Vec<u8>)>, BTreeMap<u8, Vec<u32>>, Vec<GlslTexture>, CpuTextures) {
+fn fill(rng: &mut Rng, test: &str, c: &Compiled, r: &Resources) -> SetInputs {
     let mut blocks: Vec<Vec<u32>> = r.gpu_blocks.iter().map(|(_, _, size)| vec![0u32; size / 4]).collect();
     for u in c.uniforms.values() {
         let Some((words, scalar)) = source::gl_type_words(u.gl_type) else { continue };
@@ -263,7 +286,36 @@ fn fill(
     }
     let gpu_blocks =
         r.gpu_blocks.iter().zip(&blocks).map(|((_, b, _), w)| (*b, bytemuck::cast_slice(w).to_vec())).collect();
-    let banks = r.banks.iter().map(|(bank, i)| (*bank, blocks[*i].clone())).collect();
+    let banks = r
+        .banks
+        .iter()
+        .map(|(bank, i)| {
+            let words = match r.remap.get(i) {
+                None => blocks[*i].clone(),
+                Some(moves) => {
+                    let end = moves.iter().map(|m| (m.1 + m.2) as usize).max().unwrap_or(0);
+                    let mut w = vec![0u32; end.max(blocks[*i].len())];
+                    for &(from, to, n) in moves {
+                        for k in 0..n {
+                            w[(to + k) as usize] = blocks[*i][(from + k) as usize];
+                        }
+                    }
+                    w
+                }
+            };
+            (*bank, words)
+        })
+        .collect();
+    let mut banks: BTreeMap<u8, Vec<u32>> = banks;
+    for (bank, at, values) in layout::uniform_extra(test) {
+        let w = banks.entry(bank).or_default();
+        if w.len() < at + values.len() {
+            w.resize(at + values.len(), 0);
+        }
+        for (k, v) in values.iter().enumerate() {
+            w[at + k] = v.to_bits();
+        }
+    }
     let mut gl_tex = Vec::new();
     let mut cpu = CpuTextures::default();
     for &(tb, sb, unit) in &r.textures {
@@ -304,7 +356,59 @@ fn export<'r>(r: &'r InvocationResult, name: &str) -> Option<&'r latte::interp::
 }
 
 impl Oracle<'_> {
+    /// Runs `run` twice and keeps the second result (see `warm_up`: on lavapipe a pass
+    /// sometimes ran with its vertex buffer not yet written; the second run of the same
+    /// pipeline always had it). Whether the two runs differed is returned for the report.
+    fn device(&self, run: &GlslRun) -> Result<(Vec<Vec<u32>>, bool), String> {
+        let first = self.gpu.run_glsl(run).map_err(|e| e.to_string())?;
+        let second = self.gpu.run_glsl(run).map_err(|e| e.to_string())?;
+        let differed = first != second;
+        Ok((second, differed))
+    }
+
+    /// On lavapipe the storage writes of the first render pass of a process did not reach
+    /// the host (every later pass's did; observed, cause not found): one throwaway pass first,
+    /// whose writes are then required to arrive.
+    fn warm_up(&self) {
+        let vs = source::compile(
+            "#version 330 core\n#extension GL_ARB_shader_storage_buffer_object : require\n\
+             #extension GL_ARB_shading_language_420pack : require\n\
+             layout(location = 0) in vec4 a;\n\
+             layout(std430, binding = 31) buffer OracleOut { uint oracle_out[]; };\n\
+             void main() { oracle_out[gl_VertexIndex] = floatBitsToUint(a.x); gl_Position = vec4(0.0); }\n",
+            "vert",
+            &self.dir,
+            "warm",
+        )
+        .unwrap();
+        let fs = source::compile("#version 330 core\nvoid main() {}\n", "frag", &self.dir, "empty").unwrap();
+        let run = |_| {
+            self.gpu
+                .run_glsl(&GlslRun {
+                    vertex: &vs.words,
+                    fragment: &fs.words,
+                    shape: GlslShape::Points {
+                        count: 4,
+                        stride: 4,
+                        attributes: vec![GlslAttribute { location: 0, offset: 0, kind: TexelKind::Float }],
+                    },
+                    output_words: 4,
+                    draws: vec![GlslDraw { vertices: vec![42; 16], ..GlslDraw::default() }],
+                })
+                .unwrap()
+        };
+        let first = run(0);
+        let second = run(1);
+        eprintln!("warm-up pass: {first:?}, then {second:?}");
+        assert_eq!(second, [vec![42; 4]], "the harness's storage writes reach the host");
+    }
+
     fn vertex(&self, t: &Test) -> Result<Outcome, String> {
+        if t.geom.is_some() {
+            return Ok(Outcome::Blocked(
+                "the program writes the ESGS ring for the geometry program (MEM_RING), not compared yet".into(),
+            ));
+        }
         let iface = source::interface(&t.vert);
         let wrapped = match source::wrap_vertex(&t.vert, &iface) {
             Ok(w) => w,
@@ -321,9 +425,8 @@ impl Oracle<'_> {
             .inputs
             .iter()
             .map(|v| {
-                let loc = v.location.or_else(|| {
-                    sh.header.attrib_vars.iter().find(|a| a.name == v.name).map(|a| a.location)
-                });
+                let loc =
+                    v.location.or_else(|| sh.header.attrib_vars.iter().find(|a| a.name == v.name).map(|a| a.location));
                 (loc.expect("attribute location"), v.scalar)
             })
             .collect();
@@ -355,9 +458,8 @@ impl Oracle<'_> {
             .enumerate()
             .map(|(k, &(location, s))| GlslAttribute { location, offset: 4 * k as u32, kind: kind(s) })
             .collect();
-        let out = self
-            .gpu
-            .run_glsl(&GlslRun {
+        let (out, differed) = self
+            .device(&GlslRun {
                 vertex: &c.words,
                 fragment: &fs.words,
                 shape: GlslShape::Points { count: VERTS, stride, attributes },
@@ -381,8 +483,12 @@ impl Oracle<'_> {
             }
         }
         let class = layout::class(&t.name, "vs");
-        let mut tally = Tally::default();
+        let mut tally = Tally { reran: differed, ..Tally::default() };
         for (set, (g, rs)) in out.iter().zip(&interp).enumerate() {
+            if !(0..rs.len()).any(|v| g[(v + 1) * out_stride - 1] == 1) {
+                tally.lost += 1;
+                continue;
+            }
             for (v, r) in rs.iter().enumerate() {
                 let gv = &g[v * out_stride..(v + 1) * out_stride];
                 let comps: Vec<(String, Scalar, u32, u32)> = pairs
@@ -415,11 +521,19 @@ impl Oracle<'_> {
                     for (g, rs) in out.iter().zip(interp) {
                         for (v, r) in rs.iter().enumerate() {
                             let i = export(r, e).map_or(0, |x| x.value[c]);
-                            worst = worst.max(if slot.scalar == Scalar::Float { ulps(g[v * stride + s], i) } else if g[v * stride + s] == i { 0 } else { u64::MAX });
+                            worst = worst.max(if slot.scalar == Scalar::Float {
+                                ulps(g[v * stride + s], i)
+                            } else if g[v * stride + s] == i {
+                                0
+                            } else {
+                                u64::MAX
+                            });
                         }
                     }
                     let prefer = !slot.name.starts_with("gl_Position");
-                    if worst <= 64 && best.is_none_or(|(b, n)| worst < b || (worst == b && prefer && n.starts_with("gl_Position"))) {
+                    if worst <= 64
+                        && best.is_none_or(|(b, n)| worst < b || (worst == b && prefer && n.starts_with("gl_Position")))
+                    {
                         best = Some((worst, &slot.name));
                     }
                 }
@@ -432,8 +546,12 @@ impl Oracle<'_> {
 
     fn pixel(&self, t: &Test) -> Result<Outcome, String> {
         if t.geom.is_some() {
-            // The pixel program reads the geometry program's outputs; the linkage is the same,
-            // but its table is the copy program's, not written yet.
+            return Ok(Outcome::Blocked(
+                "its inputs come from the geometry program, which the device cannot run".into(),
+            ));
+        }
+        if let Some(why) = layout::pixel_blocked(&t.name) {
+            return Ok(Outcome::Blocked(why.into()));
         }
         let iface = source::interface(&t.frag);
         let wrapped = match source::wrap_pixel(&t.frag, &iface, GRID) {
@@ -495,9 +613,9 @@ impl Oracle<'_> {
                                 "fragcoord.z" => 0.5f32.to_bits(),
                                 "fragcoord.w" | "face" => 1.0f32.to_bits(),
                                 _ => {
-                                    let s = in_slot(&iface, &wrapped.in_slots, name)
-                                        .unwrap_or_else(|| panic!("{}: no input {name}", t.name));
-                                    per_pixel[p][s]
+                                    // A VS output the pixel program does not read (a
+                                    // stream-out value) reads as 0.
+                                    in_slot(&iface, &wrapped.in_slots, name).map_or(0, |s| per_pixel[p][s])
                                 }
                             };
                         }
@@ -516,9 +634,8 @@ impl Oracle<'_> {
             draws.push(GlslDraw { uniforms: gpu_blocks, textures: gl_tex, vertices: Vec::new(), input });
         }
         let _ = ins;
-        let out = self
-            .gpu
-            .run_glsl(&GlslRun {
+        let (out, differed) = self
+            .device(&GlslRun {
                 vertex: &vs.words,
                 fragment: &c.words,
                 shape: GlslShape::Grid { width: GRID, height: GRID },
@@ -531,7 +648,11 @@ impl Oracle<'_> {
         let mut loc_outs: Vec<&source::Var> = iface.outputs.iter().collect();
         loc_outs.sort_by_key(|v| v.location.unwrap_or(0));
         for v in loc_outs {
-            let first = wrapped.out_slots.iter().position(|s| s.name.starts_with(&format!("{}.", v.name)) || s.name == v.name).unwrap();
+            let first = wrapped
+                .out_slots
+                .iter()
+                .position(|s| s.name.starts_with(&format!("{}.", v.name)) || s.name == v.name)
+                .unwrap();
             for c in 0..v.comps {
                 pairs.push((format!("pix{}", v.location.unwrap_or(0)), c, first + c));
             }
@@ -540,8 +661,12 @@ impl Oracle<'_> {
             pairs.push(("z".into(), 0, s));
         }
         let class = layout::class(&t.name, "ps");
-        let mut tally = Tally::default();
+        let mut tally = Tally { reran: differed, ..Tally::default() };
         for (set, (g, rs)) in out.iter().zip(&interp).enumerate() {
+            if !(0..rs.len()).any(|p| g[(p + 1) * outs - 1] == 1) {
+                tally.lost += 1;
+                continue;
+            }
             for (p, r) in rs.iter().enumerate() {
                 let gv = &g[p * outs..(p + 1) * outs];
                 let alive = gv[0] == 1;
@@ -605,14 +730,17 @@ fn hash(s: &str) -> u64 {
 }
 
 /// Runs every test and stage; the report lines and whether every ran stage is within bounds.
-fn run_all(gpu: &Gpu, config: Config, only: Option<&[&str]>) -> (String, Vec<String>) {
+fn run_all(gpu: &Gpu, config: Config, only: Option<&[&str]>) -> (String, Vec<String>, usize) {
     let dir = testkit::temp_dir("latte-oracle");
     let discover = std::env::var_os("LATTE_ORACLE_DISCOVER").is_some();
     let o = Oracle { gpu, dir, config, discover };
+    o.warm_up();
     let mut report = String::from(
-        "| test | stage | class (bound) | cases | exact | within bound | max ulp |\n|---|---|---|---|---|---|---|\n",
+        "| test | stage | class (bound) | sets on the device | cases | exact | within bound | max ulp |\n\
+         |---|---|---|---|---|---|---|---|\n",
     );
     let mut failures = Vec::new();
+    let mut compared = 0;
     for t in tests() {
         if only.is_some_and(|o| !o.contains(&t.name.as_str())) {
             continue;
@@ -627,13 +755,17 @@ fn run_all(gpu: &Gpu, config: Config, only: Option<&[&str]>) -> (String, Vec<Str
                     let max = if tally.max_ulp == u64::MAX { "int/NaN".to_string() } else { tally.max_ulp.to_string() };
                     let _ = writeln!(
                         report,
-                        "| {} | {stage} | {class:?} ({}) | {} | {} | {} | {max} |",
+                        "| {} | {stage} | {class:?} ({}) | {} of {}{} | {} | {} | {} | {max} |",
                         t.name,
                         class.bound(),
+                        sets() - tally.lost,
+                        sets(),
+                        if tally.reran { " (first run differed)" } else { "" },
                         tally.cases,
                         tally.exact,
                         tally.within
                     );
+                    compared += (tally.cases > 0) as usize;
                     if tally.within != tally.cases {
                         failures.push(format!(
                             "{} {stage}: {} of {} beyond {}; first: {}",
@@ -646,16 +778,16 @@ fn run_all(gpu: &Gpu, config: Config, only: Option<&[&str]>) -> (String, Vec<Str
                     }
                 }
                 Ok(Outcome::Blocked(why)) => {
-                    let _ = writeln!(report, "| {} | {stage} | blocked: {why} | | | | |", t.name);
+                    let _ = writeln!(report, "| {} | {stage} | blocked: {why} | | | | | |", t.name);
                 }
                 Err(e) => {
-                    let _ = writeln!(report, "| {} | {stage} | error | | | | |", t.name);
+                    let _ = writeln!(report, "| {} | {stage} | error | | | | | |", t.name);
                     failures.push(e);
                 }
             }
         }
     }
-    (report, failures)
+    (report, failures, compared)
 }
 
 #[test]
@@ -665,20 +797,31 @@ fn every_latte_mesa_test_agrees_with_its_glsl_on_the_device() {
     let start = std::time::Instant::now();
     let only = std::env::var("LATTE_ORACLE_ONLY").ok();
     let names: Vec<&str> = only.as_deref().map(|o| o.split(',').collect()).unwrap_or_default();
-    let (report, failures) = run_all(&gpu, Config::default(), only.as_ref().map(|_| names.as_slice()));
+    let (report, failures, compared) = run_all(&gpu, Config::default(), only.as_ref().map(|_| names.as_slice()));
     eprintln!("{report}\n{:.1} s", start.elapsed().as_secs_f64());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Not vacuous: the 28 vertex stages that can run (t17/t18 write the ESGS ring) compared.
+    assert!(only.is_some() || compared >= 28, "only {compared} stages compared anything:\n{report}");
 }
 
-/// The oracle bites: with MUL_IEEE rounding one ulp wrong in the interpreter, tests whose
-/// programs multiply report mismatches.
+/// Two tests whose vertex programs multiply with MUL_IEEE and agree exactly when the
+/// interpreter is right.
+const FAULT_TESTS: [&str; 2] = ["t19_many_varyings", "t29_stream_out"];
+
+/// The oracle bites: with MUL_IEEE rounding one ulp wrong in the interpreter
+/// (`Config::fault_injection`), both vertex stages report mismatches.
 #[test]
 fn a_deliberately_wrong_interpreter_fails_the_oracle() {
     let _dir = gpu::private_runtime_dir().unwrap();
     let Some(gpu) = common::device() else { return };
     let config = Config { fault_injection: Some(FaultInjection::MulIeeeOneUlp), ..Config::default() };
-    let (report, failures) = run_all(&gpu, config, Some(&["t26_bool_select", "t30_vs_loop_branch"]));
+    let (report, failures, _) = run_all(&gpu, config, Some(&FAULT_TESTS));
     eprintln!("{report}");
-    assert!(failures.len() >= 2, "the injected error went unnoticed:\n{report}");
+    for t in FAULT_TESTS {
+        assert!(
+            failures.iter().any(|f| f.starts_with(&format!("{t} vs:"))),
+            "the injected error went unnoticed in {t}:\n{report}\n{}",
+            failures.join("\n")
+        );
+    }
 }
-

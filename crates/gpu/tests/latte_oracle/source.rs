@@ -98,7 +98,8 @@ pub fn interface(src: &str) -> Interface {
             let close = r.find(')').unwrap_or(0);
             let inner = &r[..close];
             if let Some(eq) = inner.find("location") {
-                location = inner[eq..].split('=').nth(1).and_then(|v| v.trim().trim_end_matches(')').trim().parse().ok());
+                location =
+                    inner[eq..].split('=').nth(1).and_then(|v| v.trim().trim_end_matches(')').trim().parse().ok());
             }
             rest = r[close + 1..].trim();
         }
@@ -245,6 +246,8 @@ pub fn wrap_vertex(src: &str, iface: &Interface) -> Result<Wrapped, String> {
     if src.contains("gl_PointSize") {
         push("gl_PointSize".into(), "gl_PointSize".into(), Scalar::Float, &mut body);
     }
+    // Last word: 1, the vertex's writes arrived.
+    push("1u".into(), "ran".into(), Scalar::Uint, &mut body);
     let stride = slots.len();
     g.push_str(&format!(
         "layout(std430, binding = {}) buffer OracleOut {{ uint oracle_out[]; }};\nvoid main() {{\n    \
@@ -295,12 +298,16 @@ pub fn wrap_pixel(src: &str, iface: &Interface, width: u32) -> Result<Wrapped, S
         body.push_str(&format!("    oracle_out[o + {}u] = floatBitsToUint(gl_FragDepth);\n", slots.len()));
         slots.push(Slot { name: "gl_FragDepth".into(), scalar: Scalar::Float });
     }
+    // Last word, written first: 1, the pixel ran (a discard keeps it, drops `alive`).
+    let ran = slots.len();
+    slots.push(Slot { name: "ran".into(), scalar: Scalar::Uint });
     let (ins, outs) = (in_slots.len().max(1), slots.len());
     g.push_str(&format!(
         "layout(std430, binding = {}) buffer OracleIn {{ uint oracle_in[]; }};\n\
          layout(std430, binding = {}) buffer OracleOut {{ uint oracle_out[]; }};\n\
          void main() {{\n    uint p = uint(gl_FragCoord.y) * {width}u + uint(gl_FragCoord.x);\n    \
-         uint i = p * {ins}u;\n{load}    oracle_main();\n    uint o = p * {outs}u;\n    oracle_out[o] = 1u;\n{body}}}\n",
+         uint o = p * {outs}u;\n    oracle_out[o + {ran}u] = 1u;\n    \
+         uint i = p * {ins}u;\n{load}    oracle_main();\n    oracle_out[o] = 1u;\n{body}}}\n",
         gpu::glsl::INPUT_BINDING,
         gpu::glsl::OUTPUT_BINDING
     ));

@@ -23,8 +23,8 @@ pub mod tex;
 
 pub use error::{At, InterpError, Result};
 pub use state::{
-    Buffer, Config, Export, ExportKind, FaultInjection, GsEvent, Inputs, Invocation, InvocationResult, LaneState, MemWrite, Stage,
-    DEFAULT_LOOP_CONST, NUM_GPRS,
+    Buffer, Config, Export, ExportKind, FaultInjection, GsEvent, Inputs, Invocation, InvocationResult, LaneState,
+    MemWrite, Stage, DEFAULT_LOOP_CONST, NUM_GPRS,
 };
 pub use tex::{CpuTextures, Sampler, TexRequest, Texture2d, Textures, Wrap};
 
