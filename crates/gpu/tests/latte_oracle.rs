@@ -5,8 +5,12 @@
 //! of each test's operation class (docs/latte-oracle.md); the report (cases, exact matches, max
 //! ulp per test and stage) is printed and copied into docs/latte-oracle.md.
 //!
-//! Cost: measured with MESA_SHADER_CACHE_DISABLE=true on the 2-core machine (shared with other
-//! builds): see docs/latte-oracle.md "Cost" (about 40 s for the whole oracle, cold).
+//! Pixel programs are wired up but not compared yet: lavapipe drops this harness's
+//! fragment-stage storage writes (their rows read `0 of 64` sets; docs/latte-oracle.md "Device
+//! quirks"). Geometry programs are not run (no geometry stage in wgpu).
+//!
+//! Cost: 43 s wall for this binary (both tests), 28 s for the main test, measured with
+//! MESA_SHADER_CACHE_DISABLE=true on the 2-core machine shared with other builds.
 
 mod common;
 #[path = "latte_oracle/layout.rs"]
@@ -356,14 +360,23 @@ fn export<'r>(r: &'r InvocationResult, name: &str) -> Option<&'r latte::interp::
 }
 
 impl Oracle<'_> {
-    /// Runs `run` twice and keeps the second result (see `warm_up`: on lavapipe a pass
-    /// sometimes ran with its vertex buffer not yet written; the second run of the same
-    /// pipeline always had it). Whether the two runs differed is returned for the report.
+    /// Runs `run` until every draw wrote something (at most five times) and keeps that
+    /// result: on lavapipe a draw's storage writes now and then did not reach the host, with
+    /// no error (docs/latte-oracle.md "Device quirks"). Whether a rerun was needed is returned
+    /// for the report; draws still empty after five runs count as lost there.
     fn device(&self, run: &GlslRun) -> Result<(Vec<Vec<u32>>, bool), String> {
-        let first = self.gpu.run_glsl(run).map_err(|e| e.to_string())?;
-        let second = self.gpu.run_glsl(run).map_err(|e| e.to_string())?;
-        let differed = first != second;
-        Ok((second, differed))
+        let mut best: Option<Vec<Vec<u32>>> = None;
+        let lost = |r: &Vec<Vec<u32>>| r.iter().filter(|d| d.iter().all(|&w| w == 0)).count();
+        for attempt in 0..5 {
+            let out = self.gpu.run_glsl(run).map_err(|e| e.to_string())?;
+            if lost(&out) == 0 {
+                return Ok((out, attempt > 0));
+            }
+            if best.as_ref().is_none_or(|b| lost(&out) < lost(b)) {
+                best = Some(out);
+            }
+        }
+        Ok((best.unwrap_or_default(), true))
     }
 
     /// On lavapipe the storage writes of the first render pass of a process did not reach
@@ -760,7 +773,7 @@ fn run_all(gpu: &Gpu, config: Config, only: Option<&[&str]>) -> (String, Vec<Str
                         class.bound(),
                         sets() - tally.lost,
                         sets(),
-                        if tally.reran { " (first run differed)" } else { "" },
+                        if tally.reran { " (rerun)" } else { "" },
                         tally.cases,
                         tally.exact,
                         tally.within
