@@ -6,9 +6,11 @@
 //! through naga's SPIR-V front end (docs/specs/naga-wgpu-facts.md "Running exact SPIR-V bytes").
 //! Passthrough modules need explicit pipeline layouts; ours follow docs/abi.md.
 
+pub mod glsl;
 mod render;
 pub mod verify;
 
+pub use glsl::{GlslAttribute, GlslDraw, GlslRun, GlslShape, GlslTexture, TexelKind};
 pub use render::VertexRun;
 
 use std::borrow::Cow;
@@ -41,6 +43,7 @@ pub struct Gpu {
     /// The adapter's name and driver, for reports.
     pub adapter: String,
     primitive_index: bool,
+    vertex_storage: bool,
 }
 
 /// The runtime folder variable that lavapipe's window-system layer reads on every device open
@@ -189,6 +192,15 @@ impl Gpu {
         if primitive_index {
             required |= wgpu::Features::PRIMITIVE_INDEX;
         }
+        // Optional: storage writes from vertex shaders and clip distances, for GLSL oracles
+        // (glsl.rs) whose wrappers write a vertex stage's outputs to a buffer.
+        let vertex_storage = features.contains(wgpu::Features::VERTEX_WRITABLE_STORAGE);
+        if vertex_storage {
+            required |= wgpu::Features::VERTEX_WRITABLE_STORAGE;
+        }
+        if features.contains(wgpu::Features::CLIP_DISTANCES) {
+            required |= wgpu::Features::CLIP_DISTANCES;
+        }
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("shaderport"),
             required_features: required,
@@ -196,7 +208,7 @@ impl Gpu {
             ..Default::default()
         }))
         .map_err(|e| GpuError::NoDevice(e.to_string()))?;
-        Ok(Gpu { device, queue, adapter: name, primitive_index })
+        Ok(Gpu { device, queue, adapter: name, primitive_index, vertex_storage })
     }
 
     /// A shader module of exactly these SPIR-V words.

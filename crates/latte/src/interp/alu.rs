@@ -4,7 +4,7 @@
 use super::cf::Machine;
 use super::error::{invalid, unsupported, At, Result};
 use super::ops::{self, f, Val};
-use super::state::{LaneState, NUM_GPRS};
+use super::state::{FaultInjection, LaneState, NUM_GPRS};
 use crate::isa::alu::sel;
 use crate::isa::table::AluClass;
 use crate::isa::{AluGroup, AluInst, AluKind, AluSrc, CfAlu};
@@ -241,6 +241,14 @@ impl Machine<'_> {
                 AluClass::Plain => {
                     let v = if is_op2 { ops::op2_plain(info.code, s) } else { ops::op3(info.code, s) };
                     match v {
+                        Some((bits, float))
+                            if self.config.fault_injection == Some(FaultInjection::MulIeeeOneUlp)
+                                && info.name == "MUL_IEEE"
+                                && f32::from_bits(bits).is_finite()
+                                && bits & 0x7FFF_FFFF != 0 =>
+                        {
+                            Some((bits.wrapping_add(1), float))
+                        }
                         Some(v) => Some(v),
                         None => return unsupported(at, format!("ALU opcode {}", info.name)),
                     }

@@ -27,8 +27,8 @@ pub mod tex;
 pub use error::{At, InterpError, Result};
 pub use gs::{run_geometry, GsOutput};
 pub use state::{
-    Buffer, Config, Export, ExportKind, GsEvent, Inputs, Invocation, InvocationResult, LaneState, MemWrite, Stage,
-    DEFAULT_LOOP_CONST, NUM_GPRS,
+    Buffer, Config, Export, ExportKind, FaultInjection, GsEvent, Inputs, Invocation, InvocationResult, LaneState,
+    MemWrite, Stage, DEFAULT_LOOP_CONST, NUM_GPRS,
 };
 pub use tex::{Compare, CpuTextures, Image, Sampler, TexKind, TexRequest, Texture2d, Textures, Wrap};
 

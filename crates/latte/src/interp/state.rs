@@ -81,12 +81,23 @@ pub struct Config {
     /// Most stack entries (pushes, loop frames and calls together; default 1024: Mesa nests
     /// 100 pushes in corpus t06, which STACK_SIZE counts as entries of 8, facts §2.4).
     pub stack_limit: usize,
+    /// A deliberate error, for tests that show an outside oracle catches a wrong interpreter
+    /// (docs/latte-oracle.md); `None` in every real use.
+    pub fault_injection: Option<FaultInjection>,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { step_budget: 1_000_000, stack_limit: 1024 }
+        Config { step_budget: 1_000_000, stack_limit: 1024, fault_injection: None }
     }
+}
+
+/// A deliberate interpreter error ([`Config::fault_injection`]): test-only, never correct.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultInjection {
+    /// MUL_IEEE results are one ulp too large in magnitude (a rounding error of the kind an
+    /// implementation could make).
+    MulIeeeOneUlp,
 }
 
 /// One invocation's starting registers (facts §2.8: everything else starts as 0).
