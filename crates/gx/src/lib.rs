@@ -6,6 +6,8 @@
 //! - [`listing`]: the register listing the printer writes, read back (printer and parser are inverses);
 //! - [`smith`]: random valid TEV states from `arbitrary::Unstructured`;
 //! - [`tev`] and [`indirect`]: the integer-exact TEV reference;
+//! - [`key`]: the TEV key (the state that changes generated code); [`sample`]: the texel fetch
+//!   that completes the reference for whole materials;
 //! - [`brres`]: BRRES files, MDL0 materials and shaders (reader and a writer for tests).
 //!
 //! ```
@@ -40,9 +42,11 @@ pub mod dl;
 pub mod error;
 pub mod fields;
 pub mod indirect;
+pub mod key;
 pub mod listing;
 pub mod reader;
 pub mod regs;
+pub mod sample;
 pub mod smith;
 pub mod tev;
 
