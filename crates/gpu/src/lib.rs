@@ -7,6 +7,7 @@
 //! Passthrough modules need explicit pipeline layouts; ours follow docs/abi.md.
 
 mod render;
+pub mod tev;
 pub mod verify;
 
 pub use render::VertexRun;

@@ -21,11 +21,16 @@ impl Gen<'_> {
         let ir = &mut self.ir;
         let image = ir.fb.global(g);
         let size = ir.fb.expr(Expression::ImageQuery { image, query: ImageQuery::Size { level: None } });
-        let size = ir.to_i32(size);
+        // Euclidean remainder without signed division: texel indices of 24-bit coordinates lie
+        // in [-2^16, 2^16), so x + size * 2^16 is never negative and an unsigned remainder gives
+        // the same texel (one division instead of the two of a signed `%` helper).
+        let size_i = ir.to_i32(size);
         let x = ir.shr(coord, 2, 7);
+        let lift = ir.shl(size_i, 2, 16);
+        let x = ir.add(x, lift);
+        let x = ir.to_u32(x);
         let r = ir.bin(naga::BinaryOperator::Modulo, x, size);
-        let r = ir.add(r, size);
-        let r = ir.bin(naga::BinaryOperator::Modulo, r, size);
+        let r = ir.to_i32(r);
         let level = ir.i(0);
         let texel = ir.fb.expr(Expression::ImageLoad {
             image,

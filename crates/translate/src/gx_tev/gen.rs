@@ -14,6 +14,7 @@ use naga::{
 };
 
 use super::ir::{Ir, Types, H};
+use super::{COMPUTE_ENTRY, COMPUTE_IN_BINDING, COMPUTE_OUT_BINDING, COMPUTE_WORKGROUP, TEV_FN};
 use super::{ALPHA_REF_OFFSET, COLOR_LOCATION, ENTRY, IND_MTX_OFFSET, KONST_OFFSET, TEXCOORD_LOCATION, TEXMAP_BINDING};
 use super::{UNIFORM_BINDING, UNIFORM_SIZE};
 use crate::builder::{array, FnBuilder};
@@ -57,7 +58,7 @@ fn global(m: &mut Module, name: &str, space: AddressSpace, binding: u32, ty: Han
 }
 
 /// The module of `key`.
-pub(super) fn module(key: &TevKey) -> Module {
+pub(super) fn module(key: &TevKey, compute: bool) -> Module {
     let mut m = Module::default();
     let t = Types::new(&mut m);
     let member = |m: &mut Module, name: &str, len: u32, offset: u32| {
@@ -93,28 +94,11 @@ pub(super) fn module(key: &TevKey) -> Module {
         }
     }
     let v2f = crate::builder::vector(&mut m, naga::VectorSize::Bi, naga::Scalar::F32);
-    let mut fb = FnBuilder::new(&mut m, ENTRY);
-    let mut texcoords = Vec::new();
-    for k in 0..key.num_texgens as u32 {
-        let i = fb.func.arguments.len() as u32;
-        fb.func.arguments.push(FunctionArgument {
-            name: Some(format!("texcoord{k}")),
-            ty: v2f,
-            binding: Some(location(TEXCOORD_LOCATION + k, true)),
-        });
-        let a = fb.expr(Expression::FunctionArgument(i));
-        texcoords.push(a);
-    }
-    let mut colors = Vec::new();
-    for k in 0..2u32 {
-        let i = fb.func.arguments.len() as u32;
-        fb.func.arguments.push(FunctionArgument {
-            name: Some(format!("color{k}")),
-            ty: t.f4,
-            binding: Some(location(COLOR_LOCATION + k, true)),
-        });
-        colors.push(fb.expr(Expression::FunctionArgument(i)));
-    }
+    // The TEV function: the inputs as the fragment stage receives them, the result as
+    // vec4<u32>(r, g, b, a | pass << 8).
+    let mut fb = FnBuilder::new(&mut m, TEV_FN);
+    let texcoords: Vec<H> = (0..key.num_texgens).map(|k| fb.arg(&format!("texcoord{k}"), v2f)).collect();
+    let colors = [fb.arg("color0", t.f4), fb.arg("color1", t.f4)];
     let mut ir = Ir { fb, t };
     // s17.7 = floor(x * 128), sign-wrapped to 24 bits (gx::indirect::coord_of).
     let texcoords = texcoords
@@ -129,33 +113,133 @@ pub(super) fn module(key: &TevKey) -> Module {
         })
         .collect();
     // Colours: round(clamp(x, 0, 1) * 255).
-    let colors = colors
-        .into_iter()
-        .map(|c| {
-            let (z, o, k) = (ir.fb.f32x4(0.0), ir.fb.f32x4(1.0), ir.fb.f32x4(255.0));
-            let c = ir.fb.math3(MathFunction::Clamp, c, z, o);
-            let c = ir.fb.bin(Op::Multiply, c, k);
-            let c = ir.fb.math1(MathFunction::Round, c);
-            ir.to_i32(c)
-        })
-        .collect::<Vec<_>>();
-    let mut g = Gen { ir, key, uniforms, maps, texcoords, colors: [colors[0], colors[1]], loaded: HashMap::new() };
-    let out = g.body();
+    let colors = colors.map(|c| {
+        let (z, o, k) = (ir.fb.f32x4(0.0), ir.fb.f32x4(1.0), ir.fb.f32x4(255.0));
+        let c = ir.fb.math3(MathFunction::Clamp, c, z, o);
+        let c = ir.fb.bin(Op::Multiply, c, k);
+        let c = ir.fb.math1(MathFunction::Round, c);
+        ir.to_i32(c)
+    });
+    let mut g = Gen { ir, key, uniforms, maps, texcoords, colors, loaded: HashMap::new() };
+    g.body();
     let mut function = g.ir.fb.finish();
-    function.result = Some(FunctionResult { ty: t.f4, binding: Some(location(0, false)) });
-    m.entry_points.push(naga::EntryPoint {
-        name: ENTRY.into(),
-        stage: ShaderStage::Fragment,
+    function.result = Some(FunctionResult { ty: t.u4, binding: None });
+    let tev = m.functions.append(function, Span::UNDEFINED);
+    fragment_entry(&mut m, &t, tev, key.num_texgens as u32, v2f);
+    if compute {
+        compute_entry(&mut m, &t, tev, key.num_texgens as u32);
+    }
+    m
+}
+
+fn entry_point(name: &str, stage: ShaderStage, workgroup_size: [u32; 3], function: naga::Function) -> naga::EntryPoint {
+    naga::EntryPoint {
+        name: name.into(),
+        stage,
         early_depth_test: None,
-        workgroup_size: [0; 3],
+        workgroup_size,
         workgroup_size_overrides: None,
         function,
         mesh_info: None,
         task_payload: None,
         incoming_ray_payload: None,
+    }
+}
+
+/// `main`: the inputs at their locations, the TEV function, discard on a failed alpha test,
+/// the colour as unorm floats at location 0.
+fn fragment_entry(m: &mut Module, t: &Types, tev: Handle<naga::Function>, texgens: u32, v2f: Handle<Type>) {
+    let mut fb = FnBuilder::new(m, ENTRY);
+    let mut args = Vec::new();
+    for k in 0..texgens {
+        let i = fb.func.arguments.len() as u32;
+        fb.func.arguments.push(FunctionArgument {
+            name: Some(format!("texcoord{k}")),
+            ty: v2f,
+            binding: Some(location(TEXCOORD_LOCATION + k, true)),
+        });
+        args.push(fb.expr(Expression::FunctionArgument(i)));
+    }
+    for k in 0..2u32 {
+        let i = fb.func.arguments.len() as u32;
+        fb.func.arguments.push(FunctionArgument {
+            name: Some(format!("color{k}")),
+            ty: t.f4,
+            binding: Some(location(COLOR_LOCATION + k, true)),
+        });
+        args.push(fb.expr(Expression::FunctionArgument(i)));
+    }
+    let r = fb.call_value(tev, args);
+    let w = fb.at(r, 3);
+    let eight = fb.u32(8);
+    let pass = fb.bin(Op::ShiftRight, w, eight);
+    let zero = fb.u32(0);
+    let fail = fb.bin(Op::Equal, pass, zero);
+    fb.if_(fail, |fb| fb.stmt(Statement::Kill));
+    let mask = fb.u32x4(255);
+    let rgba = fb.bin(Op::And, r, mask);
+    let f = fb.convert(rgba, ScalarKind::Float);
+    let k = fb.f32x4(255.0);
+    let f = fb.bin(Op::Divide, f, k);
+    fb.stmt(Statement::Return { value: Some(f) });
+    let mut function = fb.finish();
+    function.result = Some(FunctionResult { ty: t.f4, binding: Some(location(0, false)) });
+    m.entry_points.push(entry_point(ENTRY, ShaderStage::Fragment, [0; 3], function));
+}
+
+/// `tev_compute` (workgroup 64): invocation i reads record i of binding 9 (the fragment
+/// inputs: texcoords 0-7 as four vec4s, colours 0 and 1) and writes the TEV function's result
+/// to element i of binding 10.
+fn compute_entry(m: &mut Module, t: &Types, tev: Handle<naga::Function>, texgens: u32) {
+    let rec = array(m, t.f4, 6, 16);
+    let recs = m.types.insert(
+        Type { name: None, inner: TypeInner::Array { base: rec, size: naga::ArraySize::Dynamic, stride: 96 } },
+        Span::UNDEFINED,
+    );
+    let outs = m.types.insert(
+        Type { name: None, inner: TypeInner::Array { base: t.u4, size: naga::ArraySize::Dynamic, stride: 16 } },
+        Span::UNDEFINED,
+    );
+    let vin = global(m, "pixels_in", AddressSpace::Storage { access: naga::StorageAccess::LOAD }, COMPUTE_IN_BINDING, recs);
+    let vout = global(
+        m,
+        "pixels_out",
+        AddressSpace::Storage { access: naga::StorageAccess::LOAD | naga::StorageAccess::STORE },
+        COMPUTE_OUT_BINDING,
+        outs,
+    );
+    let uvec3 = crate::builder::vector(m, naga::VectorSize::Tri, naga::Scalar::U32);
+    let mut fb = FnBuilder::new(m, COMPUTE_ENTRY);
+    fb.func.arguments.push(FunctionArgument {
+        name: Some("gid".into()),
+        ty: uvec3,
+        binding: Some(Binding::BuiltIn(naga::BuiltIn::GlobalInvocationId)),
     });
-    let _ = out;
-    m
+    let gid = fb.expr(Expression::FunctionArgument(0));
+    let i = fb.at(gid, 0);
+    let vin_p = fb.global(vin);
+    let n = fb.expr(Expression::ArrayLength(vin_p));
+    let past = fb.bin(Op::GreaterEqual, i, n);
+    fb.if_(past, |fb| fb.stmt(Statement::Return { value: None }));
+    let rec_p = fb.index(vin_p, i);
+    let mut args = Vec::new();
+    for k in 0..texgens {
+        let p = fb.at(rec_p, k / 2);
+        let v = fb.load(p);
+        use naga::SwizzleComponent::{W, X, Y, Z};
+        let pattern = if k % 2 == 0 { [X, Y, X, X] } else { [Z, W, X, X] };
+        args.push(fb.expr(Expression::Swizzle { size: naga::VectorSize::Bi, vector: v, pattern }));
+    }
+    for k in 0..2 {
+        let p = fb.at(rec_p, 4 + k);
+        args.push(fb.load(p));
+    }
+    let r = fb.call_value(tev, args);
+    let vout_p = fb.global(vout);
+    let o = fb.index(vout_p, i);
+    fb.store(o, r);
+    let function = fb.finish();
+    m.entry_points.push(entry_point(COMPUTE_ENTRY, ShaderStage::Compute, [COMPUTE_WORKGROUP, 1, 1], function));
 }
 
 /// Colour input slot and alpha broadcast (gx::tev's table, more-facts §2.5).
@@ -301,8 +385,7 @@ impl Gen<'_> {
     }
 
     /// The whole body: indirect coordinates, the stages, output selection and the alpha test.
-    /// Returns the output expression (already returned by the body).
-    fn body(&mut self) -> H {
+    fn body(&mut self) {
         let samples = self.indirect_samples();
         let (coords, bumps) = self.stage_coords(&samples);
         let mut regs = [0, 1, 2, 3].map(|r| self.uniform(0, r));
@@ -365,12 +448,12 @@ impl Gen<'_> {
         let mask = self.ir.iv(&[255; 4]);
         let out = self.ir.and(out, mask);
         let alpha = self.ir.comp(out, 3);
-        self.alpha_test(alpha);
-        let f = self.ir.fb.convert(out, ScalarKind::Float);
-        let k = self.ir.fb.f32x4(255.0);
-        let f = self.ir.fb.bin(Op::Divide, f, k);
-        self.ir.fb.stmt(Statement::Return { value: Some(f) });
-        f
+        let pass = self.alpha_test(alpha);
+        let rgb = self.ir.swz(out, &[0, 1, 2]);
+        let a = self.ir.or(alpha, pass);
+        let out = self.ir.compose4(vec![rgb, a]);
+        let out = self.ir.to_u32(out);
+        self.ir.fb.stmt(Statement::Return { value: Some(out) });
     }
 
     /// The regular combiner on all four lanes (rgb from `cl`, alpha from `al`):
@@ -510,9 +593,9 @@ impl Gen<'_> {
         Ok(self.ir.bin(op, alpha, r))
     }
 
-    /// Discards the fragment when the alpha test fails (gx::tev::alpha_test); emits nothing
-    /// when the test always passes.
-    fn alpha_test(&mut self, alpha: H) {
+    /// The alpha test (gx::tev::alpha_test) as an i32: 256 when it passes, else 0; constant
+    /// when the functions make it so.
+    fn alpha_test(&mut self, alpha: H) -> H {
         let t = self.key.alpha_test;
         let x = self.alpha_compare(alpha, 0, t.comp0);
         let y = self.alpha_compare(alpha, 1, t.comp1);
@@ -535,15 +618,10 @@ impl Gen<'_> {
             }
         };
         match pass {
-            Err(true) => {}
-            Err(false) => {
-                // Inside an `if` so that no statement follows the kill in its block.
-                let t = fb.bool(true);
-                fb.if_(t, |fb| fb.stmt(Statement::Kill));
-            }
+            Err(b) => fb.i32(if b { 256 } else { 0 }),
             Ok(p) => {
-                let fail = fb.not(p);
-                fb.if_(fail, |fb| fb.stmt(Statement::Kill));
+                let (yes, no) = (fb.i32(256), fb.i32(0));
+                fb.select(p, yes, no)
             }
         }
     }

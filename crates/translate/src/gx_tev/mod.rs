@@ -30,6 +30,16 @@ use crate::{backend, Error, Output, Precision, Target};
 
 /// The fragment entry point's name.
 pub const ENTRY: &str = "main";
+/// The name of the function that holds the TEV math (called by every entry point).
+pub const TEV_FN: &str = "tev";
+/// The compute entry point of [`Options::compute_wrapper`].
+pub const COMPUTE_ENTRY: &str = "tev_compute";
+/// Workgroup size of the compute entry point.
+pub const COMPUTE_WORKGROUP: u32 = 64;
+/// Binding of the compute entry point's input records (read-only storage).
+pub const COMPUTE_IN_BINDING: u32 = 9;
+/// Binding of the compute entry point's results (read-write storage).
+pub const COMPUTE_OUT_BINDING: u32 = 10;
 /// Binding of the uniform block.
 pub const UNIFORM_BINDING: u32 = 0;
 /// Binding of texture map 0 (map k is at `TEXMAP_BINDING + k`).
@@ -129,12 +139,28 @@ impl Translation {
     }
 }
 
+/// Translation options.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// Adds the compute entry point [`COMPUTE_ENTRY`] beside the fragment entry point: the same
+    /// TEV function over records of a storage buffer (device checks of many keys; docs/abi.md).
+    pub compute_wrapper: bool,
+}
+
 /// Translates a TEV key to a fragment module.
 ///
 /// # Errors
 /// [`Error::Validation`] if the module does not validate (a bug in the translator).
 pub fn fragment(key: &TevKey) -> Result<Translation, Error> {
-    let module = gen::module(key);
+    translate(key, &Options::default())
+}
+
+/// Translates a TEV key with options.
+///
+/// # Errors
+/// As [`fragment`].
+pub fn translate(key: &TevKey, options: &Options) -> Result<Translation, Error> {
+    let module = gen::module(key, options.compute_wrapper);
     let info = backend::validate(&module)?;
     Ok(Translation { module, info, texmaps: key.texmaps_used() })
 }
