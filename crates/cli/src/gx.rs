@@ -210,6 +210,9 @@ fn material_json(m: &Model, mat: &Material) -> anyhow::Result<Value> {
         "cull_mode": mat.cull_mode,
         "shader": shader.name,
         "layers": mat.layers,
+        "key": gx::key::TevKey::new(&st).to_bytes().iter().map(|b| format!("{b:02x}")).collect::<String>(),
+        "key_hash": format!("{:016x}", gx::key::TevKey::new(&st).hash64()),
+        "shader_hash": format!("{:016x}", crate::gx_shader::shader_hash(&st)?),
         "state": state_json(&st),
         "bp": regs.print().lines().collect::<Vec<_>>(),
     }))
