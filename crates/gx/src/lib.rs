@@ -8,6 +8,7 @@
 //! - [`tev`] and [`indirect`]: the integer-exact TEV reference;
 //! - [`key`]: the TEV key (the state that changes generated code); [`sample`]: the texel fetch
 //!   that completes the reference for whole materials;
+//! - [`texture`]: the TEX0 formats decoded to RGBA8 (and encoded back for the lossless ones);
 //! - [`brres`]: BRRES files, MDL0 materials and shaders (reader and a writer for tests).
 //!
 //! ```
@@ -49,6 +50,7 @@ pub mod regs;
 pub mod sample;
 pub mod smith;
 pub mod tev;
+pub mod texture;
 
 pub use bp::{BpRegs, TevState};
 pub use error::{Error, ErrorKind, Result};
