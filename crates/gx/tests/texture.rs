@@ -210,3 +210,21 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn sample_brres_textures_read_back_and_decode() {
+    use gx::brres;
+    let b = brres::read(&brres::write(&brres::sample::sample_brres()).unwrap()).unwrap();
+    let brick = b.decode_texture("brick", None).unwrap().unwrap();
+    assert_eq!((brick.width, brick.height), (64, 64));
+    // Row 0 of every sub-block is index 1 (mortar grey 0x9CD3); below it the first sub-block has
+    // a mortar column (row byte 0x40: index 1 then 0s) and brick red (index 0).
+    assert_eq!(brick.texels[0], gx::texture::rgb565(0x9CD3));
+    assert_eq!(brick.texels[64], gx::texture::rgb565(0x9CD3));
+    assert_eq!(brick.texels[65], gx::texture::rgb565(0xB203));
+    let mask = b.decode_texture("mask", None).unwrap().unwrap();
+    assert_eq!(mask.texels[33], [8; 4]); // (1, 1): (1 + 1) * 4
+    let bump = b.decode_texture("bumpmap", None).unwrap().unwrap();
+    assert_eq!(bump.texels[3 * 128 + 5], [128, 10, 6, 12]);
+    assert_eq!(b.decode_texture("missing", None).unwrap(), None);
+}
