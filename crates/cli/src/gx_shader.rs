@@ -19,6 +19,31 @@ pub struct Picked {
     pub material: String,
     /// The TEV state of the material with its shader.
     pub state: TevState,
+    /// The image of each texture map: the layer's texture from the same file, decoded, or a
+    /// checkerboard where the file has no such texture (or no data for it).
+    pub maps: [gx::sample::Image; gx::key::TEXMAPS],
+}
+
+/// An 8x8 checkerboard of 2x2-texel squares, for texture maps without a texture.
+pub fn checkerboard() -> gx::sample::Image {
+    let texels = (0..64).map(|i| if ((i % 8) / 2 + (i / 16)) % 2 == 0 { [230, 230, 230, 255] } else { [40, 40, 40, 255] });
+    gx::sample::Image { width: 8, height: 8, texels: texels.collect() }
+}
+
+/// The texture maps of a material (see [`Picked::maps`]).
+fn material_maps(file: &Path, b: &Brres, mat: &gx::brres::Material) -> anyhow::Result<[gx::sample::Image; gx::key::TEXMAPS]> {
+    let mut maps: [gx::sample::Image; gx::key::TEXMAPS] = std::array::from_fn(|_| checkerboard());
+    for l in &mat.layers {
+        if let Some(slot) = maps.get_mut(l.texmap as usize) {
+            if let Some(img) = b
+                .decode_texture(&l.texture, l.palette.as_deref())
+                .with_context(|| format!("{}: material {}: texture {}", file.display(), mat.name, l.texture))?
+            {
+                *slot = img;
+            }
+        }
+    }
+    Ok(maps)
 }
 
 /// Reads a BRRES file (errors name the file and the byte offset).
@@ -37,7 +62,8 @@ pub fn all_materials(file: &Path, b: &Brres) -> anyhow::Result<Vec<Picked>> {
             let state = mat
                 .state(shader)
                 .with_context(|| format!("{}: model {}: material {}", file.display(), m.name, mat.name))?;
-            out.push(Picked { model: m.name.clone(), material: mat.name.clone(), state });
+            let maps = material_maps(file, b, mat)?;
+            out.push(Picked { model: m.name.clone(), material: mat.name.clone(), state, maps });
         }
     }
     Ok(out)
@@ -67,7 +93,12 @@ pub fn select(file: &Path, b: &Brres, names: &[String], all: bool) -> anyhow::Re
             bail!("{}: no material {n:?} (the file has {})", file.display(), list());
         }
         for p in found {
-            picked.push(Picked { model: p.model.clone(), material: p.material.clone(), state: p.state.clone() });
+            picked.push(Picked {
+                model: p.model.clone(),
+                material: p.material.clone(),
+                state: p.state.clone(),
+                maps: p.maps.clone(),
+            });
         }
     }
     Ok(picked)
@@ -111,22 +142,22 @@ pub fn random_bytes(seed: u64, n: usize) -> Vec<u8> {
         .collect()
 }
 
-/// Verifies materials on the device: `pixels` random pixels each over random texture maps, the
-/// fragment entry point in a render pass against the CPU reference. Prints a line per material
-/// and returns (passed, failed) pixel counts.
+/// Verifies materials on the device: `pixels` random pixels each with the material's own
+/// textures ([`Picked::maps`]), the fragment entry point in a render pass against the CPU
+/// reference. Prints a line per material and returns (passed, failed) pixel counts.
 pub fn verify(file: &Path, picked: &[Picked], pixels: usize, seed: u64) -> anyhow::Result<(usize, usize)> {
     let _runtime = gpu::private_runtime_dir().context("cannot create a runtime folder for the Vulkan driver")?;
     let gpu = gpu::Gpu::new()?;
     eprintln!("device: {}", gpu.adapter);
-    let maps = gpu::tev::random_maps(&mut Unstructured::new(&random_bytes(seed ^ 0x6D61_7073, 8192)));
-    let runner = gpu::tev::TevRunner::new(&gpu, &maps)?;
     let (mut passed, mut failed) = (0, 0);
     for (i, p) in picked.iter().enumerate() {
+        let maps = &p.maps;
+        let runner = gpu::tev::TevRunner::new(&gpu, maps)?;
         let data = random_bytes(seed.wrapping_add(i as u64), 64 * pixels.max(1));
         let mut u = Unstructured::new(&data);
         let inputs: Vec<gx::PixelInputs> =
             (0..pixels).map(|_| gx::smith::pixel(&mut u, p.state.num_stages()).unwrap_or_default()).collect();
-        let c = gpu::tev::check_state(&runner, &maps, &p.state, &inputs, gpu::tev::Path::Render)
+        let c = gpu::tev::check_state(&runner, maps, &p.state, &inputs, gpu::tev::Path::Render)
             .with_context(|| format!("{}: material {}", file.display(), p.material))?;
         let key = TevKey::new(&p.state);
         println!(
