@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 mod demo;
 mod gx;
+mod gx_preview;
 mod gx_shader;
 mod inspect;
 mod latte;

@@ -130,3 +130,46 @@ fn verify_every_material_on_the_device() {
     assert!(out.status.success());
     assert_eq!(text(&out.stdout).lines().last(), Some("10 passed, 0 failed"));
 }
+
+fn read_png(path: &std::path::Path) -> (u32, u32, Vec<u8>) {
+    let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut r = dec.read_info().unwrap();
+    let mut buf = vec![0; r.output_buffer_size()];
+    let info = r.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+/// `gx preview` draws every material on the device and fails unless every pixel equals the CPU
+/// reference; the pictures are the sample's textures through each material, and the contact
+/// sheet holds each picture at its place.
+#[test]
+fn preview_writes_checked_pictures_and_a_contact_sheet() {
+    if let Err(e) = gpu::Gpu::new() {
+        assert!(!testkit::required(), "{} is set but {e}", testkit::REQUIRE_ENV);
+        eprintln!("skipping: {e}");
+        return;
+    }
+    let (dir, f) = sample("gx-preview");
+    let out_dir = dir.join("preview");
+    let out = shaderport(&["gx", "preview", &f, "-o", out_dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).lines().count(), 4);
+    let (sw, sh, sheet) = read_png(&out_dir.join("contact-sheet.png"));
+    assert_eq!((sw, sh), (3 * 68 + 4, 72));
+    for (i, m) in MATERIALS.iter().enumerate() {
+        let (w, h, px) = read_png(&out_dir.join(format!("{m}.png")));
+        assert_eq!((w, h), (64, 64));
+        let first = &px[..4];
+        assert!(px.chunks(4).any(|c| c != first), "{m}: a uniform picture");
+        for y in 0..64usize {
+            let row = &px[y * 256..(y + 1) * 256];
+            let at = ((4 + y) * sw as usize + 4 + i * 68) * 4;
+            assert_eq!(&sheet[at..at + 256], row, "{m} row {y}");
+        }
+    }
+    // The brick texture (decoded from the file) shows through lit_texture: its mortar grey
+    // 0x9CD3 is (156, 154, 156) before lighting, so some pixel is grey, none is the checkerboard.
+    let (_, _, px) = read_png(&out_dir.join("lit_texture.png"));
+    assert!(px.chunks(4).any(|c| c[0] > c[2] + 30), "brick red is visible");
+}
