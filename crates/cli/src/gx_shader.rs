@@ -26,12 +26,17 @@ pub struct Picked {
 
 /// An 8x8 checkerboard of 2x2-texel squares, for texture maps without a texture.
 pub fn checkerboard() -> gx::sample::Image {
-    let texels = (0..64).map(|i| if ((i % 8) / 2 + (i / 16)) % 2 == 0 { [230, 230, 230, 255] } else { [40, 40, 40, 255] });
+    let texels =
+        (0..64).map(|i| if ((i % 8) / 2 + (i / 16)) % 2 == 0 { [230, 230, 230, 255] } else { [40, 40, 40, 255] });
     gx::sample::Image { width: 8, height: 8, texels: texels.collect() }
 }
 
 /// The texture maps of a material (see [`Picked::maps`]).
-fn material_maps(file: &Path, b: &Brres, mat: &gx::brres::Material) -> anyhow::Result<[gx::sample::Image; gx::key::TEXMAPS]> {
+fn material_maps(
+    file: &Path,
+    b: &Brres,
+    mat: &gx::brres::Material,
+) -> anyhow::Result<[gx::sample::Image; gx::key::TEXMAPS]> {
     let mut maps: [gx::sample::Image; gx::key::TEXMAPS] = std::array::from_fn(|_| checkerboard());
     for l in &mat.layers {
         if let Some(slot) = maps.get_mut(l.texmap as usize) {
@@ -57,7 +62,13 @@ pub fn all_materials(file: &Path, b: &Brres) -> anyhow::Result<Vec<Picked>> {
     for m in &b.models {
         for mat in &m.materials {
             let shader = m.shaders.get(mat.shader).with_context(|| {
-                format!("{}: model {}: material {}: shader index {} out of range", file.display(), m.name, mat.name, mat.shader)
+                format!(
+                    "{}: model {}: material {}: shader index {} out of range",
+                    file.display(),
+                    m.name,
+                    mat.name,
+                    mat.shader
+                )
             })?;
             let state = mat
                 .state(shader)
@@ -84,7 +95,12 @@ pub fn select(file: &Path, b: &Brres, names: &[String], all: bool) -> anyhow::Re
         if every.len() == 1 {
             return Ok(every);
         }
-        bail!("{}: {} materials ({}): name one with --material NAME, or give --all", file.display(), every.len(), list());
+        bail!(
+            "{}: {} materials ({}): name one with --material NAME, or give --all",
+            file.display(),
+            every.len(),
+            list()
+        );
     }
     let mut picked = Vec::new();
     for n in names {
@@ -120,7 +136,9 @@ pub fn shader_hash(state: &TevState) -> anyhow::Result<u64> {
 /// A file name for a material's output: the material name with characters other than letters,
 /// digits, `-`, `_` and `.` replaced by `_`, prefixed by the model where the file has several.
 pub fn file_stem(p: &Picked, several_models: bool) -> String {
-    let clean = |s: &str| s.chars().map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' }).collect::<String>();
+    let clean = |s: &str| {
+        s.chars().map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' }).collect::<String>()
+    };
     if several_models {
         format!("{}.{}", clean(&p.model), clean(&p.material))
     } else {

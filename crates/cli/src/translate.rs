@@ -169,8 +169,7 @@ fn run_brres(args: &TranslateArgs, bytes: &[u8]) -> anyhow::Result<ExitCode> {
     for p in &picked {
         let out =
             crate::gx_shader::translate_material(p, args.to).with_context(|| format!("{}", args.file.display()))?;
-        let path =
-            dir.join(format!("{}.{}", crate::gx_shader::file_stem(p, several_models), args.to.extension()));
+        let path = dir.join(format!("{}.{}", crate::gx_shader::file_stem(p, several_models), args.to.extension()));
         std::fs::write(&path, &out).with_context(|| format!("{}: cannot write", path.display()))?;
         println!("{}", path.display());
     }

@@ -146,7 +146,8 @@ fn random_keys_match_the_reference_bit_for_bit() {
                 bits += c.mismatched_bits;
                 if let Some(f) = c.first {
                     if examples.len() < 5 {
-                        examples.push(format!("seed {seed} {path:?}: pixel {} device {:?} reference {:?}", f.0, f.1, f.2));
+                        examples
+                            .push(format!("seed {seed} {path:?}: pixel {} device {:?} reference {:?}", f.0, f.1, f.2));
                     }
                 }
             }

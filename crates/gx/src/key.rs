@@ -218,7 +218,12 @@ impl TevKey {
             })
             .collect();
         let t = &state.alpha_test;
-        Self { num_texgens: tg, stages, ind, alpha_test: AlphaTestKey { comp0: t.comp0, comp1: t.comp1, logic: t.logic } }
+        Self {
+            num_texgens: tg,
+            stages,
+            ind,
+            alpha_test: AlphaTestKey { comp0: t.comp0, comp1: t.comp1, logic: t.logic },
+        }
     }
 
     /// A stable byte encoding of the key (the same bytes on every machine and build), for

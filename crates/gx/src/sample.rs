@@ -56,9 +56,8 @@ impl Evaluator {
             px.ind_tex[n] = maps[bi as usize & 7].fetch(first.ind_coord[n]);
         }
         let ind = crate::indirect::compute(state, &px);
-        px.tex = (0..state.num_stages())
-            .map(|i| maps[state.stage(i).texmap as usize & 7].fetch(ind.tevcoord[i]))
-            .collect();
+        px.tex =
+            (0..state.num_stages()).map(|i| maps[state.stage(i).texmap as usize & 7].fetch(ind.tevcoord[i])).collect();
         self.eval(&px)
     }
 }

@@ -294,7 +294,7 @@ fn unrepresentable(format: Format, x: u32, y: u32, t: [u8; 4]) -> Error {
 }
 
 fn is4(v: u8) -> bool {
-    v % 0x11 == 0
+    v.is_multiple_of(0x11)
 }
 fn to5(v: u8) -> Option<u16> {
     let c = (v >> 3) as u16;
@@ -331,10 +331,7 @@ pub fn encode_rgb5a3(t: [u8; 4]) -> Option<u16> {
 /// channels need multiples of 0x11, ...), a lossy or palette format, a size mismatch.
 pub fn encode(format: Format, width: u32, height: u32, texels: &[[u8; 4]]) -> Result<Vec<u8>> {
     if texels.len() != (width * height) as usize || width == 0 || height == 0 {
-        return Err(Error::new(
-            0,
-            ErrorKind::Invalid(format!("{} texels for a {width}x{height} image", texels.len())),
-        ));
+        return Err(Error::new(0, ErrorKind::Invalid(format!("{} texels for a {width}x{height} image", texels.len()))));
     }
     if format.indexed() || format == Format::Cmpr {
         return Err(Error::new(0, ErrorKind::Invalid(format!("{format:?} is not a lossless direct format"))));

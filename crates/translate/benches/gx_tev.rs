@@ -93,7 +93,8 @@ fn summary() {
                     mats.iter()
                         .enumerate()
                         .map(|(i, s)| {
-                            let Output::Text(text) = gx_tev::fragment(&TevKey::new(s)).unwrap().write(Target::Glsl).unwrap()
+                            let Output::Text(text) =
+                                gx_tev::fragment(&TevKey::new(s)).unwrap().write(Target::Glsl).unwrap()
                             else {
                                 unreachable!()
                             };

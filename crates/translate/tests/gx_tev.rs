@@ -46,7 +46,11 @@ fn random_keys_translate_to_every_backend() {
                 _ => continue,
             };
             std::fs::write(&file, out.to_bytes()).unwrap();
-            if target == Target::SpirV { spv.push(file) } else { glsl.push(file) }
+            if target == Target::SpirV {
+                spv.push(file)
+            } else {
+                glsl.push(file)
+            }
         }
     }
     let bad: Vec<String> = par_map(&spv, |f| spirv_val(f)).into_iter().flatten().collect();

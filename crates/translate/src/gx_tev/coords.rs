@@ -24,13 +24,13 @@ impl Gen<'_> {
         // Euclidean remainder without signed division: texel indices of 24-bit coordinates lie
         // in [-2^16, 2^16), so x + size * 2^16 is never negative and an unsigned remainder gives
         // the same texel (one division instead of the two of a signed `%` helper).
-        let size_i = ir.to_i32(size);
+        let size_i = ir.as_i32(size);
         let x = ir.shr(coord, 2, 7);
         let lift = ir.shl(size_i, 2, 16);
         let x = ir.add(x, lift);
-        let x = ir.to_u32(x);
+        let x = ir.as_u32(x);
         let r = ir.bin(naga::BinaryOperator::Modulo, x, size);
-        let r = ir.to_i32(r);
+        let r = ir.as_i32(r);
         let level = ir.i(0);
         let texel = ir.fb.expr(Expression::ImageLoad {
             image,
@@ -39,7 +39,7 @@ impl Gen<'_> {
             sample: None,
             level: Some(level),
         });
-        ir.to_i32(texel)
+        ir.as_i32(texel)
     }
 
     /// The regular coordinate (sign-wrapped s17.7) a stage or indirect stage reads.
@@ -134,7 +134,7 @@ impl Gen<'_> {
         let pos = ir.fb.math2(naga::MathFunction::Max, sh, zero);
         let neg = ir.fb.expr(Expression::Unary { op: naga::UnaryOperator::Negate, expr: sh });
         let neg = ir.fb.math2(naga::MathFunction::Max, neg, zero);
-        let (pos, neg) = (ir.to_u32(pos), ir.to_u32(neg));
+        let (pos, neg) = (ir.as_u32(pos), ir.as_u32(neg));
         let (pos, neg) = (ir.splat(2, pos), ir.splat(2, neg));
         let r = ir.bin(naga::BinaryOperator::ShiftRight, off, pos);
         let l = ir.bin(naga::BinaryOperator::ShiftLeft, r, neg);

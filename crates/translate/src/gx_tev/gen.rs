@@ -9,13 +9,13 @@ use gx::key::{CombinerKey, StageKey, TevKey, TEXMAPS};
 use gx::tev::KONST_FIXED;
 use naga::{
     AddressSpace, BinaryOperator as Op, Binding, Expression, FunctionArgument, FunctionResult, GlobalVariable, Handle,
-    ImageClass, ImageDimension, Interpolation, MathFunction, Module, ResourceBinding, Sampling, ScalarKind, ShaderStage,
-    Span, Statement, StructMember, Type, TypeInner,
+    ImageClass, ImageDimension, Interpolation, MathFunction, Module, ResourceBinding, Sampling, ScalarKind,
+    ShaderStage, Span, Statement, StructMember, Type, TypeInner,
 };
 
 use super::ir::{Ir, Types, H};
-use super::{COMPUTE_ENTRY, COMPUTE_IN_BINDING, COMPUTE_OUT_BINDING, COMPUTE_WORKGROUP, TEV_FN};
 use super::{ALPHA_REF_OFFSET, COLOR_LOCATION, ENTRY, IND_MTX_OFFSET, KONST_OFFSET, TEXCOORD_LOCATION, TEXMAP_BINDING};
+use super::{COMPUTE_ENTRY, COMPUTE_IN_BINDING, COMPUTE_OUT_BINDING, COMPUTE_WORKGROUP, TEV_FN};
 use super::{UNIFORM_BINDING, UNIFORM_SIZE};
 use crate::builder::{array, FnBuilder};
 
@@ -90,7 +90,8 @@ pub(super) fn module(key: &TevKey, compute: bool) -> Module {
     let mut maps = [None; TEXMAPS];
     for (k, used) in key.texmaps_used().into_iter().enumerate() {
         if used {
-            maps[k] = Some(global(&mut m, &format!("texmap{k}"), AddressSpace::Handle, TEXMAP_BINDING + k as u32, image));
+            maps[k] =
+                Some(global(&mut m, &format!("texmap{k}"), AddressSpace::Handle, TEXMAP_BINDING + k as u32, image));
         }
     }
     let v2f = crate::builder::vector(&mut m, naga::VectorSize::Bi, naga::Scalar::F32);
@@ -108,7 +109,7 @@ pub(super) fn module(key: &TevKey, compute: bool) -> Module {
             let k = ir.fb.expr(Expression::Splat { size: naga::VectorSize::Bi, value: k });
             let x = ir.fb.bin(Op::Multiply, a, k);
             let x = ir.fb.math1(MathFunction::Floor, x);
-            let x = ir.to_i32(x);
+            let x = ir.as_i32(x);
             ir.wrap24(x, 2)
         })
         .collect();
@@ -118,7 +119,7 @@ pub(super) fn module(key: &TevKey, compute: bool) -> Module {
         let c = ir.fb.math3(MathFunction::Clamp, c, z, o);
         let c = ir.fb.bin(Op::Multiply, c, k);
         let c = ir.fb.math1(MathFunction::Round, c);
-        ir.to_i32(c)
+        ir.as_i32(c)
     });
     let mut g = Gen { ir, key, uniforms, maps, texcoords, colors, loaded: HashMap::new() };
     g.body();
@@ -200,7 +201,8 @@ fn compute_entry(m: &mut Module, t: &Types, tev: Handle<naga::Function>, texgens
         Type { name: None, inner: TypeInner::Array { base: t.u4, size: naga::ArraySize::Dynamic, stride: 16 } },
         Span::UNDEFINED,
     );
-    let vin = global(m, "pixels_in", AddressSpace::Storage { access: naga::StorageAccess::LOAD }, COMPUTE_IN_BINDING, recs);
+    let vin =
+        global(m, "pixels_in", AddressSpace::Storage { access: naga::StorageAccess::LOAD }, COMPUTE_IN_BINDING, recs);
     let vout = global(
         m,
         "pixels_out",
@@ -323,7 +325,15 @@ impl Gen<'_> {
         self.ir.compose4(vec![kc, ka])
     }
 
-    fn slot(&mut self, slot: Slot, regs: &[H; 4], vals: &mut StageVals, st: &StageKey, coord: Option<H>, bump: Option<H>) -> H {
+    fn slot(
+        &mut self,
+        slot: Slot,
+        regs: &[H; 4],
+        vals: &mut StageVals,
+        st: &StageKey,
+        coord: Option<H>,
+        bump: Option<H>,
+    ) -> H {
         match slot {
             Slot::Reg(r) => regs[r],
             Slot::Const(c) => self.ir.iv(&[c; 4]),
@@ -452,7 +462,7 @@ impl Gen<'_> {
         let rgb = self.ir.swz(out, &[0, 1, 2]);
         let a = self.ir.or(alpha, pass);
         let out = self.ir.compose4(vec![rgb, a]);
-        let out = self.ir.to_u32(out);
+        let out = self.ir.as_u32(out);
         self.ir.fb.stmt(Statement::Return { value: Some(out) });
     }
 
@@ -478,8 +488,18 @@ impl Gen<'_> {
             lerp = ir.bin(Op::ShiftLeft, lerp, s);
         }
         // 4.-5. rounding constant, shift, negate for SUB: -(lerp >> 8).
-        let rnd: Vec<i32> =
-            lanes.iter().map(|l| if l.scale == 3 { 0 } else if l.op != 0 { 127 } else { 128 }).collect();
+        let rnd: Vec<i32> = lanes
+            .iter()
+            .map(|l| {
+                if l.scale == 3 {
+                    0
+                } else if l.op != 0 {
+                    127
+                } else {
+                    128
+                }
+            })
+            .collect();
         if rnd.iter().any(|&r| r != 0) {
             let r = ir.iv(&rnd);
             lerp = ir.add(lerp, r);

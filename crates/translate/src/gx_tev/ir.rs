@@ -52,7 +52,8 @@ pub(super) struct Ir<'m> {
     pub t: Types,
 }
 
-const COMP: [SwizzleComponent; 4] = [SwizzleComponent::X, SwizzleComponent::Y, SwizzleComponent::Z, SwizzleComponent::W];
+const COMP: [SwizzleComponent; 4] =
+    [SwizzleComponent::X, SwizzleComponent::Y, SwizzleComponent::Z, SwizzleComponent::W];
 
 fn size_of(n: usize) -> VectorSize {
     match n {
@@ -146,10 +147,10 @@ impl Ir<'_> {
     pub fn clamp(&mut self, v: H, lo: H, hi: H) -> H {
         self.fb.math3(MathFunction::Clamp, v, lo, hi)
     }
-    pub fn to_i32(&mut self, v: H) -> H {
+    pub fn as_i32(&mut self, v: H) -> H {
         self.fb.convert(v, ScalarKind::Sint)
     }
-    pub fn to_u32(&mut self, v: H) -> H {
+    pub fn as_u32(&mut self, v: H) -> H {
         self.fb.convert(v, ScalarKind::Uint)
     }
 }
