@@ -40,6 +40,18 @@ enum GxCommand {
         #[arg(long)]
         binary: bool,
     },
+    /// Draw every material (or those named) through its translated shader on the Vulkan device:
+    /// one PNG per material and a contact sheet, each pixel checked against the CPU reference.
+    Preview {
+        /// The .brres file.
+        file: PathBuf,
+        /// Output folder.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// The material to draw (repeatable; default: every material).
+        #[arg(long = "material", value_name = "NAME")]
+        materials: Vec<String>,
+    },
     /// Turn a register listing (as `gx bp` prints it) back into a display list of BP loads, in hex.
     Asm {
         /// The listing.
@@ -62,6 +74,14 @@ pub fn run(args: GxArgs) -> anyhow::Result<ExitCode> {
             let text = job_text(&bytes).with_context(|| format!("{}", file.display()))?;
             let out = run_tev(&file, text).with_context(|| format!("{}", file.display()))?;
             crate::output::emit_json(&out)?;
+        }
+        GxCommand::Preview { file, output, materials } => {
+            let bytes = read(&file)?;
+            let b = crate::gx_shader::read(&file, &bytes)?;
+            let picked = crate::gx_shader::select(&file, &b, &materials, materials.is_empty())?;
+            for path in crate::gx_preview::run(&file, &picked, &output, b.models.len() > 1)? {
+                println!("{}", path.display());
+            }
         }
         GxCommand::Bp { file, binary } => {
             let bytes = read(&file)?;
@@ -210,6 +230,9 @@ fn material_json(m: &Model, mat: &Material) -> anyhow::Result<Value> {
         "cull_mode": mat.cull_mode,
         "shader": shader.name,
         "layers": mat.layers,
+        "key": gx::key::TevKey::new(&st).to_bytes().iter().map(|b| format!("{b:02x}")).collect::<String>(),
+        "key_hash": format!("{:016x}", gx::key::TevKey::new(&st).hash64()),
+        "shader_hash": format!("{:016x}", crate::gx_shader::shader_hash(&st)?),
         "state": state_json(&st),
         "bp": regs.print().lines().collect::<Vec<_>>(),
     }))

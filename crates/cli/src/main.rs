@@ -9,6 +9,8 @@ use clap::{Parser, Subcommand};
 
 mod demo;
 mod gx;
+mod gx_preview;
+mod gx_shader;
 mod inspect;
 mod latte;
 mod output;
@@ -42,9 +44,9 @@ enum Command {
     Inspect(inspect::InspectArgs),
     /// Run the main job on the samples built into the binary.
     Demo(demo::DemoArgs),
-    /// Translate a PICA200 shader (SHBIN) to SPIR-V, GLSL, MSL, HLSL or WGSL.
+    /// Translate a PICA200 shader (SHBIN) or BRRES materials to SPIR-V, GLSL, MSL, HLSL or WGSL.
     Translate(translate::TranslateArgs),
-    /// Run a translated shader on the Vulkan device against the reference interpreter.
+    /// Run a translated shader (SHBIN, or BRRES materials) on the Vulkan device against the reference.
     Verify(verify::VerifyArgs),
 }
 

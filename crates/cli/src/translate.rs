@@ -2,6 +2,10 @@
 //! [--precision fast|compat|exact]`: a PICA200 executable to a validated shader
 //! (docs/pica-translate.md). Without `-o` the output goes to stdout; SPIR-V (binary) is refused
 //! when stdout is a terminal.
+//!
+//! `shaderport translate FILE.brres [--material NAME]... [--all] --to T [-o OUT]`: BRRES
+//! materials to TEV fragment shaders (docs/gx-cli.md): one material as above; several need
+//! `-o DIR` and get one file each.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -15,7 +19,7 @@ use translate::{Precision, Target};
 
 #[derive(Args)]
 pub struct TranslateArgs {
-    /// The SHBIN to translate.
+    /// The SHBIN (or BRRES) to translate.
     file: PathBuf,
     /// Which executable (DVLE) of the file.
     #[arg(long, default_value_t = 0)]
@@ -29,6 +33,12 @@ pub struct TranslateArgs {
     /// Float precision: fast, compat or exact.
     #[arg(long, default_value = "compat")]
     precision: Precision,
+    /// BRRES: the material to translate (repeatable).
+    #[arg(long = "material", value_name = "NAME")]
+    materials: Vec<String>,
+    /// BRRES: every material of the file (needs -o DIR).
+    #[arg(long)]
+    all: bool,
 }
 
 /// Reads `file` as a SHBIN. Any other format shaderport reads is named, with what to do instead
@@ -49,7 +59,7 @@ pub fn not_a_shbin(file: &Path, bytes: &[u8], translating: bool) -> Option<Strin
         return None;
     }
     let latte = if translating { "; Latte translation is not available yet" } else { "" };
-    let gx = if translating { "; GX translation is not available yet" } else { "" };
+    let gx = if translating { "; translate and verify take it with --material NAME or --all" } else { "" };
     let message = if pica::shbin::is_dvoj(bytes) {
         "a picasso object (DVOJ), not a linked SHBIN: assemble the sources into a SHBIN with `shaderport pica asm` \
          (`shaderport pica disasm` prints this object)"
@@ -142,15 +152,50 @@ pub fn translate_shbin(shbin: &Shbin, entry: usize, to: Target, precision: Preci
     Ok(translate(shbin, entry, Options { precision, ..Options::default() })?.write(to)?.to_bytes())
 }
 
+/// `translate` of a BRRES file.
+fn run_brres(args: &TranslateArgs, bytes: &[u8]) -> anyhow::Result<ExitCode> {
+    let b = crate::gx_shader::read(&args.file, bytes)?;
+    let picked = crate::gx_shader::select(&args.file, &b, &args.materials, args.all)?;
+    if picked.len() == 1 {
+        let out = crate::gx_shader::translate_material(&picked[0], args.to)
+            .with_context(|| format!("{}", args.file.display()))?;
+        return write_out(args, &out);
+    }
+    let Some(dir) = &args.output else {
+        bail!("{} materials: give -o DIR (one file each)", picked.len());
+    };
+    std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+    let several_models = b.models.len() > 1;
+    for p in &picked {
+        let out =
+            crate::gx_shader::translate_material(p, args.to).with_context(|| format!("{}", args.file.display()))?;
+        let path = dir.join(format!("{}.{}", crate::gx_shader::file_stem(p, several_models), args.to.extension()));
+        std::fs::write(&path, &out).with_context(|| format!("{}: cannot write", path.display()))?;
+        println!("{}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 pub fn run(args: TranslateArgs) -> anyhow::Result<ExitCode> {
+    let bytes = std::fs::read(&args.file).with_context(|| format!("{}: cannot read", args.file.display()))?;
+    if bytes.starts_with(b"bres") {
+        return run_brres(&args, &bytes);
+    }
+    if !args.materials.is_empty() || args.all {
+        bail!("{}: --material and --all select BRRES materials; this is not a BRRES file", args.file.display());
+    }
     let out = translate_file(&args.file, args.entry, args.to, args.precision)?;
+    write_out(&args, &out)
+}
+
+fn write_out(args: &TranslateArgs, out: &[u8]) -> anyhow::Result<ExitCode> {
     match &args.output {
-        Some(path) => std::fs::write(path, &out).with_context(|| format!("{}: cannot write", path.display()))?,
+        Some(path) => std::fs::write(path, out).with_context(|| format!("{}: cannot write", path.display()))?,
         None => {
             if args.to == Target::SpirV && std::io::IsTerminal::is_terminal(&std::io::stdout()) {
                 bail!("SPIR-V is binary: give -o FILE.spv (or redirect stdout)");
             }
-            std::io::stdout().write_all(&out).context("stdout")?;
+            std::io::stdout().write_all(out).context("stdout")?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -24,12 +24,15 @@ use translate::Precision;
 
 #[derive(Args)]
 pub struct VerifyArgs {
-    /// The SHBIN to verify.
+    /// The SHBIN (or BRRES) to verify.
     file: PathBuf,
+    /// BRRES: the material to verify (repeatable; default: every material).
+    #[arg(long = "material", value_name = "NAME")]
+    materials: Vec<String>,
     /// Which executable (DVLE); default: every executable of the file.
     #[arg(long)]
     entry: Option<usize>,
-    /// Random input sets per executable.
+    /// Random input sets per executable (BRRES: pixels per material).
     #[arg(long, default_value_t = 64)]
     cases: usize,
     /// Float precision of the translation: fast, compat or exact.
@@ -54,7 +57,24 @@ fn parse_timeout(s: &str) -> Result<f64, String> {
 /// time as long again passes).
 const QUIET: Duration = Duration::from_secs(10);
 
+/// `verify` of a BRRES file: every selected material's translation in a render pass on the
+/// device against the CPU reference, `--cases` random pixels each.
+fn run_brres(args: &VerifyArgs, bytes: &[u8]) -> anyhow::Result<ExitCode> {
+    let b = crate::gx_shader::read(&args.file, bytes)?;
+    let picked = crate::gx_shader::select(&args.file, &b, &args.materials, args.materials.is_empty())?;
+    let (passed, failed) = crate::gx_shader::verify(&args.file, &picked, args.cases, args.seed)?;
+    println!("{passed} passed, {failed} failed");
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
+    let bytes = std::fs::read(&args.file).with_context(|| format!("{}: cannot read", args.file.display()))?;
+    if bytes.starts_with(b"bres") {
+        return run_brres(&args, &bytes);
+    }
+    if !args.materials.is_empty() {
+        anyhow::bail!("{}: --material selects BRRES materials; this is not a BRRES file", args.file.display());
+    }
     let shbin = crate::translate::read_shbin(&args.file)?;
     let entries: Vec<usize> = match args.entry {
         Some(e) => vec![e],

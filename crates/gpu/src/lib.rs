@@ -8,6 +8,7 @@
 
 pub mod glsl;
 mod render;
+pub mod tev;
 pub mod verify;
 
 pub use glsl::{GlslAttribute, GlslDraw, GlslRun, GlslShape, GlslTexture, TexelKind};

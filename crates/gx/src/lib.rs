@@ -6,6 +6,9 @@
 //! - [`listing`]: the register listing the printer writes, read back (printer and parser are inverses);
 //! - [`smith`]: random valid TEV states from `arbitrary::Unstructured`;
 //! - [`tev`] and [`indirect`]: the integer-exact TEV reference;
+//! - [`key`]: the TEV key (the state that changes generated code); [`sample`]: the texel fetch
+//!   that completes the reference for whole materials;
+//! - [`texture`]: the TEX0 formats decoded to RGBA8 (and encoded back for the lossless ones);
 //! - [`brres`]: BRRES files, MDL0 materials and shaders (reader and a writer for tests).
 //!
 //! ```
@@ -40,11 +43,14 @@ pub mod dl;
 pub mod error;
 pub mod fields;
 pub mod indirect;
+pub mod key;
 pub mod listing;
 pub mod reader;
 pub mod regs;
+pub mod sample;
 pub mod smith;
 pub mod tev;
+pub mod texture;
 
 pub use bp::{BpRegs, TevState};
 pub use error::{Error, ErrorKind, Result};

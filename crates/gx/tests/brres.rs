@@ -136,8 +136,15 @@ fn sample() -> Brres {
                 height: 16,
                 format: 14,
                 mip_count: 1 + i as u32,
+                // Level 0 for some (CMPR: 32 bytes per 8x8 block), header only for the others
+                // (and for the 2048-wide one: GX textures are at most 1024 a side).
+                data: if i % 2 == 0 && i < 6 { (0..(32 << i) / 8 * 2 * 32).map(|k| k as u8).collect() } else { vec![] },
             })
             .collect(),
+        palettes: vec![
+            brres::PaletteData { name: "pal_a".into(), format: 1, entries: vec![0xF800, 0x07E0, 0x001F] },
+            brres::PaletteData { name: "pal_b".into(), format: 2, entries: vec![] },
+        ],
         other_groups: vec![],
     }
 }
@@ -149,6 +156,10 @@ fn written_files_round_trip() {
     assert_eq!(&bytes[0..4], b"bres");
     assert_eq!(u32::from_be_bytes(bytes[8..12].try_into().unwrap()) as usize, bytes.len());
     let back = brres::read(&bytes).unwrap();
+    for (x, y) in back.textures.iter().zip(&b.textures) {
+        assert_eq!((&x.name, x.data.len()), (&y.name, y.data.len()));
+    }
+    assert_eq!(back.palettes, b.palettes);
     assert_eq!(back, b);
     // Writing what was read gives the same bytes.
     assert_eq!(brres::write(&back).unwrap(), bytes);
@@ -268,7 +279,7 @@ fn with_material_field(good: &[u8], field: usize, value: u8) -> Vec<u8> {
 #[test]
 fn regression_root_offset_outside_the_file() {
     let mut d = brres::write(&sample()).unwrap();
-    d[0x0C] = 36;
+    d[0x0C] = 0xFF;
     let e = brres::read(&d).unwrap_err();
     assert_eq!(e.offset, 0x0C);
     assert!(matches!(e.kind, ErrorKind::OutOfBounds { what: "root section", .. }), "{e}");

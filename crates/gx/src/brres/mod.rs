@@ -35,6 +35,8 @@ pub struct Brres {
     pub models: Vec<Model>,
     /// Textures of the "Textures(NW4R)" group.
     pub textures: Vec<Texture>,
+    /// Palettes of the "Palettes(NW4R)" group.
+    pub palettes: Vec<PaletteData>,
     /// Other groups, by name, with their entry names (not written back by [`write()`]).
     pub other_groups: Vec<Group>,
 }
@@ -61,6 +63,45 @@ pub struct Texture {
     pub format: u32,
     /// Number of images (mip levels).
     pub mip_count: u32,
+    /// The bytes of image level 0 (`texture::Format::size` of the size), when the TEX0 section
+    /// holds them; empty otherwise (a header-only section, or an unknown format).
+    #[serde(skip)]
+    pub data: Vec<u8>,
+}
+
+/// A PLT0 palette.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PaletteData {
+    /// Name (a material layer's palette name refers to it).
+    pub name: String,
+    /// PLT0 format code (0 IA8, 1 RGB565, 2 RGB5A3).
+    pub format: u32,
+    /// The big-endian 16-bit entries.
+    #[serde(skip)]
+    pub entries: Vec<u16>,
+}
+
+impl Brres {
+    /// Level 0 of texture `name` decoded to RGBA8 (with its layer's palette for palette
+    /// formats): `None` when the file has no such texture or no data for it.
+    ///
+    /// # Errors
+    /// An unknown format, or data the decoder rejects.
+    pub fn decode_texture(&self, name: &str, palette: Option<&str>) -> Result<Option<crate::sample::Image>> {
+        use crate::texture::{decode, Format, Palette, PaletteFormat};
+        let Some(t) = self.textures.iter().find(|t| t.name == name) else { return Ok(None) };
+        if t.data.is_empty() {
+            return Ok(None);
+        }
+        let format = Format::from_code(t.format).ok_or_else(|| {
+            crate::Error::new(0, crate::ErrorKind::Invalid(format!("texture {name}: unknown format {}", t.format)))
+        })?;
+        let pal = palette.and_then(|p| self.palettes.iter().find(|x| x.name == p)).and_then(|p| {
+            PaletteFormat::from_code(p.format).map(|format| Palette { format, entries: p.entries.clone() })
+        });
+        let texels = decode(format, t.width as u32, t.height as u32, &t.data, pal.as_ref())?;
+        Ok(Some(crate::sample::Image { width: t.width as u32, height: t.height as u32, texels }))
+    }
 }
 
 /// An MDL0 model: its materials and shaders.

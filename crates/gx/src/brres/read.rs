@@ -3,7 +3,9 @@
 use std::collections::HashMap;
 
 use super::dict::{self, MAX_NAME};
-use super::{Brres, Group, Layer, Material, Model, Shader, Texture, MATERIAL_DL_SIZE, MAX_LAYERS, SHADER_DL_SIZE};
+use super::{
+    Brres, Group, Layer, Material, Model, PaletteData, Shader, Texture, MATERIAL_DL_SIZE, MAX_LAYERS, SHADER_DL_SIZE,
+};
 use crate::dl;
 use crate::error::{Error, ErrorKind, Result};
 use crate::reader::Reader;
@@ -87,6 +89,11 @@ pub fn read(data: &[u8]) -> Result<Brres> {
                     out.textures.push(read_tex0(&r, e.data, &e.name)?);
                 }
             }
+            "Palettes(NW4R)" => {
+                for e in entries {
+                    out.palettes.push(read_plt0(&r, e.data, &e.name)?);
+                }
+            }
             _ => out
                 .other_groups
                 .push(Group { name: group.name, entries: entries.into_iter().map(|e| e.name).collect() }),
@@ -103,13 +110,41 @@ fn read_tex0(r: &Reader, at: usize, dict_name: &str) -> Result<Texture> {
     } else {
         r.cstr(r.target(at + 0x14, at, name_rel as i64, "TEX0 name")?, MAX_NAME, "TEX0 name")?
     };
-    Ok(Texture {
-        name,
-        width: r.u16(at + 0x1C, "TEX0 width")?,
-        height: r.u16(at + 0x1E, "TEX0 height")?,
-        format: r.u32(at + 0x20, "TEX0 format")?,
-        mip_count: r.u32(at + 0x24, "TEX0 image count")?,
-    })
+    let (width, height) = (r.u16(at + 0x1C, "TEX0 width")?, r.u16(at + 0x1E, "TEX0 height")?);
+    let format = r.u32(at + 0x20, "TEX0 format")?;
+    // Level 0 when the section holds it (its size field covers the data).
+    let size = r.u32(at + 4, "TEX0 size")? as usize;
+    let data_rel = r.u32(at + 0x10, "TEX0 data offset")? as usize;
+    let data = match crate::texture::Format::from_code(format) {
+        Some(f) if width > 0 && height > 0 && width <= 1024 && height <= 1024 => {
+            let need = f.size(width as u32, height as u32);
+            if data_rel.checked_add(need).is_some_and(|end| end <= size) {
+                let start = r.target(at + 0x10, at, data_rel as i64, "TEX0 data")?;
+                r.bytes(start, need, "TEX0 image data")?.to_vec()
+            } else {
+                Vec::new()
+            }
+        }
+        _ => Vec::new(),
+    };
+    Ok(Texture { name, width, height, format, mip_count: r.u32(at + 0x24, "TEX0 image count")?, data })
+}
+
+fn read_plt0(r: &Reader, at: usize, dict_name: &str) -> Result<PaletteData> {
+    magic(r, at, "PLT0", "PLT0 header")?;
+    let name_rel = r.u32(at + 0x14, "PLT0 name offset")?;
+    let name = if name_rel == 0 {
+        dict_name.to_string()
+    } else {
+        r.cstr(r.target(at + 0x14, at, name_rel as i64, "PLT0 name")?, MAX_NAME, "PLT0 name")?
+    };
+    let format = r.u32(at + 0x18, "PLT0 format")?;
+    let count = r.u16(at + 0x1C, "PLT0 entry count")? as usize;
+    let data_rel = r.u32(at + 0x10, "PLT0 data offset")?;
+    let start = r.target(at + 0x10, at, data_rel as i64, "PLT0 data")?;
+    let bytes = r.bytes(start, 2 * count, "PLT0 entries")?;
+    let entries = bytes.chunks(2).map(|c| u16::from_be_bytes([c[0], c[1]])).collect();
+    Ok(PaletteData { name, format, entries })
 }
 
 /// Section layout per MDL0 version: (section count, materials index, shaders index, name field).

@@ -245,10 +245,49 @@ pub fn sample_brres() -> Brres {
             ],
         }],
         textures: vec![
-            Texture { name: "brick".into(), width: 64, height: 64, format: 14, mip_count: 7 },
-            Texture { name: "mask".into(), width: 32, height: 32, format: 1, mip_count: 1 },
-            Texture { name: "bumpmap".into(), width: 128, height: 128, format: 6, mip_count: 1 },
+            Texture { name: "brick".into(), width: 64, height: 64, format: 14, mip_count: 7, data: brick_cmpr() },
+            Texture { name: "mask".into(), width: 32, height: 32, format: 1, mip_count: 1, data: mask_i8() },
+            Texture { name: "bumpmap".into(), width: 128, height: 128, format: 6, mip_count: 1, data: bump_rgba8() },
         ],
+        palettes: vec![],
         other_groups: vec![],
     }
+}
+
+/// 64x64 CMPR bricks: each 4x4 sub-block is brick red (c0) with a mortar-grey (c1) top row and,
+/// on alternate rows of bricks, a mortar column.
+fn brick_cmpr() -> Vec<u8> {
+    let mut out = Vec::new();
+    for by in 0..8 {
+        for bx in 0..8 {
+            for s in 0..4 {
+                let (sx, sy) = (bx * 2 + s % 2, by * 2 + s / 2);
+                out.extend_from_slice(&0xB203u16.to_be_bytes()); // brick red
+                out.extend_from_slice(&0x9CD3u16.to_be_bytes()); // mortar grey
+                let col = if (sx + if sy % 2 == 0 { 0 } else { 1 }) % 2 == 0 { 0x40 } else { 0x00 };
+                out.push(0x55); // top row: colour 1
+                for _ in 0..3 {
+                    out.push(col);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// 32x32 I8: a diagonal gradient.
+fn mask_i8() -> Vec<u8> {
+    let texels: Vec<[u8; 4]> = (0..32 * 32).map(|i| [((i % 32 + i / 32) * 4) as u8; 4]).collect();
+    crate::texture::encode(crate::texture::Format::I8, 32, 32, &texels).expect("I8 holds grey texels")
+}
+
+/// 128x128 RGBA8: a bump map with offsets in A, B and G.
+fn bump_rgba8() -> Vec<u8> {
+    let texels: Vec<[u8; 4]> = (0..128 * 128u32)
+        .map(|i| {
+            let (x, y) = (i % 128, i / 128);
+            [128, (x * 2) as u8, (y * 2) as u8, ((x ^ y) * 2) as u8]
+        })
+        .collect();
+    crate::texture::encode(crate::texture::Format::Rgba8, 128, 128, &texels).expect("RGBA8 holds every texel")
 }

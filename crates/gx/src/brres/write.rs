@@ -3,7 +3,7 @@
 //! dictionaries and a string table at the end.
 
 use super::dict;
-use super::{Brres, Material, Model, Shader, Texture, MATERIAL_DL_SIZE, MAX_LAYERS, SHADER_DL_SIZE};
+use super::{Brres, Material, Model, PaletteData, Shader, Texture, MATERIAL_DL_SIZE, MAX_LAYERS, SHADER_DL_SIZE};
 use crate::error::{Error, ErrorKind, Result};
 
 /// Offset of the texture layers in a material block (after the texture matrix and channel areas,
@@ -84,7 +84,7 @@ pub fn write(brres: &Brres) -> Result<Vec<u8>> {
     o.buf[0..4].copy_from_slice(b"bres");
     o.put_u16(4, 0xFEFF);
     o.put_u16(0x0C, 0x10);
-    o.put_u16(0x0E, (1 + brres.models.len() + brres.textures.len()).min(0xFFFF) as u16);
+    o.put_u16(0x0E, (1 + brres.models.len() + brres.textures.len() + brres.palettes.len()).min(0xFFFF) as u16);
     // Root section and its dictionaries.
     let root = o.zeros(8);
     o.buf[root..root + 4].copy_from_slice(b"root");
@@ -95,12 +95,16 @@ pub fn write(brres: &Brres) -> Result<Vec<u8>> {
     if !brres.textures.is_empty() {
         groups.push("Textures(NW4R)");
     }
+    if !brres.palettes.is_empty() {
+        groups.push("Palettes(NW4R)");
+    }
     let root_dict = o.dict(groups.len());
     let models_dict = (!brres.models.is_empty()).then(|| o.dict(brres.models.len()));
     let textures_dict = (!brres.textures.is_empty()).then(|| o.dict(brres.textures.len()));
+    let palettes_dict = (!brres.palettes.is_empty()).then(|| o.dict(brres.palettes.len()));
     let root_size = o.pos() - root;
     o.put_u32(root + 4, root_size as u32);
-    let group_data: Vec<usize> = models_dict.into_iter().chain(textures_dict).collect();
+    let group_data: Vec<usize> = models_dict.into_iter().chain(textures_dict).chain(palettes_dict).collect();
     o.fill_dict(root_dict, &groups, &group_data)?;
 
     let mut model_at = Vec::new();
@@ -120,6 +124,15 @@ pub fn write(brres: &Brres) -> Result<Vec<u8>> {
     if let Some(d) = textures_dict {
         let names: Vec<&str> = brres.textures.iter().map(|t| t.name.as_str()).collect();
         o.fill_dict(d, &names, &tex_at)?;
+    }
+    let mut plt_at = Vec::new();
+    for p in &brres.palettes {
+        o.align(0x20);
+        plt_at.push(write_plt0(&mut o, p));
+    }
+    if let Some(d) = palettes_dict {
+        let names: Vec<&str> = brres.palettes.iter().map(|p| p.name.as_str()).collect();
+        o.fill_dict(d, &names, &plt_at)?;
     }
     write_strings(&mut o);
     let len = o.pos() as u32;
@@ -150,10 +163,28 @@ fn write_strings(o: &mut Out) {
     }
 }
 
+/// A PLT0 section: a 0x40-byte header, then the entries.
+fn write_plt0(o: &mut Out, p: &PaletteData) -> usize {
+    let at = o.zeros(0x40);
+    o.buf[at..at + 4].copy_from_slice(b"PLT0");
+    o.put_u32(at + 4, (0x40 + 2 * p.entries.len()) as u32);
+    o.put_u32(at + 8, 3);
+    o.put_rel(at + 0x0C, at, 0);
+    o.put_u32(at + 0x10, 0x40);
+    o.put_name(at + 0x14, at, &p.name);
+    o.put_u32(at + 0x18, p.format);
+    o.put_u16(at + 0x1C, p.entries.len().min(0xFFFF) as u16);
+    for e in &p.entries {
+        o.buf.extend_from_slice(&e.to_be_bytes());
+    }
+    at
+}
+
+/// A TEX0 section: a 0x40-byte header, then level 0's data when the texture has it.
 fn write_tex0(o: &mut Out, t: &Texture) -> usize {
     let at = o.zeros(0x40);
     o.buf[at..at + 4].copy_from_slice(b"TEX0");
-    o.put_u32(at + 4, 0x40);
+    o.put_u32(at + 4, (0x40 + t.data.len()) as u32);
     o.put_u32(at + 8, 3);
     o.put_rel(at + 0x0C, at, 0);
     o.put_u32(at + 0x10, 0x40);
@@ -162,6 +193,7 @@ fn write_tex0(o: &mut Out, t: &Texture) -> usize {
     o.put_u16(at + 0x1E, t.height);
     o.put_u32(at + 0x20, t.format);
     o.put_u32(at + 0x24, t.mip_count);
+    o.buf.extend_from_slice(&t.data);
     at
 }
 

@@ -1,0 +1,139 @@
+//! A material's decoded TEV state -> key -> naga module -> validation -> SPIR-V words, per
+//! material, over random 4- and 16-stage materials of `gx::smith`; beside it
+//! `glslangValidator -V` on our GLSL 450 output of the same materials, in the same run.
+//!
+//! `cargo bench -p translate --bench gx_tev -- --warm-up-time 1 --measurement-time 2`
+//!
+//! The `summary:` lines print the per-material medians and the ratios (per glslang process, and
+//! net of its start-up: the same command on an empty fragment shader).
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use arbitrary::Unstructured;
+use criterion::{criterion_group, criterion_main, Criterion};
+use gx::key::TevKey;
+use gx::smith::{self, Config};
+use gx::TevState;
+use translate::{gx_tev, Output, Target};
+
+/// Materials per stage count.
+const PER_SIZE: u64 = 24;
+
+fn bytes(seed: u64, n: usize) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (0..n)
+        .map(|_| {
+            x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            (z ^ (z >> 31)) as u8
+        })
+        .collect()
+}
+
+/// `PER_SIZE` random materials of exactly `stages` stages (fixed seeds).
+fn materials(stages: u8) -> Vec<TevState> {
+    let cfg = Config { max_stages: stages, ..Config::default() };
+    (0..)
+        .map(|seed| smith::state(&mut Unstructured::new(&bytes(seed + 1000 * stages as u64, 4096)), &cfg).unwrap())
+        .filter(|s| s.num_stages() == stages as usize)
+        .take(PER_SIZE as usize)
+        .collect()
+}
+
+/// The whole path from the decoded state.
+fn to_spirv(state: &TevState) -> Vec<u32> {
+    gx_tev::fragment(&TevKey::new(state)).unwrap().spirv().unwrap()
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn timed(reps: usize, mut f: impl FnMut()) -> Duration {
+    median(
+        (0..reps)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed()
+            })
+            .collect(),
+    )
+}
+
+fn glslang(file: &Path, dir: &Path) -> Duration {
+    timed(3, || {
+        let o =
+            Command::new("glslangValidator").arg("-V").arg("-o").arg(dir.join("out.spv")).arg(file).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+    })
+}
+
+fn summary() {
+    let dir = std::env::temp_dir().join(format!("gx-tev-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let have_glslang = Command::new("glslangValidator").arg("--version").output().is_ok();
+    let startup = have_glslang.then(|| {
+        let f = dir.join("empty.frag");
+        std::fs::write(&f, "#version 450\nvoid main() {}\n").unwrap();
+        glslang(&f, &dir)
+    });
+    for stages in [4u8, 16] {
+        let mats = materials(stages);
+        let ours = median(mats.iter().map(|s| timed(30, || drop(std::hint::black_box(to_spirv(s))))).collect());
+        let words = to_spirv(&mats[0]).len();
+        let line = match startup {
+            Some(start) => {
+                let g = median(
+                    mats.iter()
+                        .enumerate()
+                        .map(|(i, s)| {
+                            let Output::Text(text) =
+                                gx_tev::fragment(&TevKey::new(s)).unwrap().write(Target::Glsl).unwrap()
+                            else {
+                                unreachable!()
+                            };
+                            let f = dir.join(format!("m{stages}-{i}.frag"));
+                            std::fs::write(&f, text).unwrap();
+                            glslang(&f, &dir)
+                        })
+                        .collect(),
+                );
+                format!(
+                    "glslangValidator -V {g:?} ({:.0}x; net of its {start:?} start-up {:.0}x)",
+                    g.as_secs_f64() / ours.as_secs_f64(),
+                    g.saturating_sub(start).as_secs_f64() / ours.as_secs_f64()
+                )
+            }
+            None => "glslangValidator not installed".into(),
+        };
+        println!(
+            "summary: {PER_SIZE} random {stages}-stage materials, state -> validated SPIR-V, median per material {ours:?} (first: {words} words); {line}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn benches(c: &mut Criterion) {
+    summary();
+    let mut g = c.benchmark_group("gx_tev");
+    for stages in [4u8, 16] {
+        let mats = materials(stages);
+        g.bench_function(format!("{PER_SIZE} materials of {stages} stages, state to validated SPIR-V"), |b| {
+            b.iter(|| {
+                for s in &mats {
+                    std::hint::black_box(to_spirv(s));
+                }
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(gx_tev, benches);
+criterion_main!(gx_tev);

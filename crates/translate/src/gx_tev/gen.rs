@@ -1,0 +1,648 @@
+//! The fragment module of a TEV key: globals, the entry point, and the combiner stages as
+//! straight-line SSA code (registers are expression handles, never locals), with every key
+//! field folded in as a constant. Arithmetic: specs/hollywood-tev-facts.md "Integer combiner
+//! math", exactly as `gx::tev::regular` / `compare_color` / `compare_alpha`.
+
+use std::collections::HashMap;
+
+use gx::key::{CombinerKey, StageKey, TevKey, TEXMAPS};
+use gx::tev::KONST_FIXED;
+use naga::{
+    AddressSpace, BinaryOperator as Op, Binding, Expression, FunctionArgument, FunctionResult, GlobalVariable, Handle,
+    ImageClass, ImageDimension, Interpolation, MathFunction, Module, ResourceBinding, Sampling, ScalarKind,
+    ShaderStage, Span, Statement, StructMember, Type, TypeInner,
+};
+
+use super::ir::{Ir, Types, H};
+use super::{ALPHA_REF_OFFSET, COLOR_LOCATION, ENTRY, IND_MTX_OFFSET, KONST_OFFSET, TEXCOORD_LOCATION, TEXMAP_BINDING};
+use super::{COMPUTE_ENTRY, COMPUTE_IN_BINDING, COMPUTE_OUT_BINDING, COMPUTE_WORKGROUP, TEV_FN};
+use super::{UNIFORM_BINDING, UNIFORM_SIZE};
+use crate::builder::{array, FnBuilder};
+
+/// The generator of one module.
+pub(super) struct Gen<'m> {
+    pub ir: Ir<'m>,
+    pub key: &'m TevKey,
+    uniforms: Handle<GlobalVariable>,
+    pub maps: [Option<Handle<GlobalVariable>>; TEXMAPS],
+    /// Sign-wrapped s17.7 coordinates (`vec2<i32>`) of the texgens.
+    pub texcoords: Vec<H>,
+    /// Rasterized colours 0 and 1 (`vec4<i32>`, 0-255).
+    colors: [H; 2],
+    /// Loaded uniform vec4s by (member, index).
+    loaded: HashMap<(u32, u32), H>,
+}
+
+fn location(location: u32, interpolate: bool) -> Binding {
+    Binding::Location {
+        location,
+        interpolation: interpolate.then_some(Interpolation::Perspective),
+        sampling: interpolate.then_some(Sampling::Center),
+        blend_src: None,
+        per_primitive: false,
+    }
+}
+
+fn global(m: &mut Module, name: &str, space: AddressSpace, binding: u32, ty: Handle<Type>) -> Handle<GlobalVariable> {
+    m.global_variables.append(
+        GlobalVariable {
+            name: Some(name.into()),
+            space,
+            binding: Some(ResourceBinding { group: 0, binding }),
+            ty,
+            init: None,
+            memory_decorations: Default::default(),
+        },
+        Span::UNDEFINED,
+    )
+}
+
+/// The module of `key`.
+pub(super) fn module(key: &TevKey, compute: bool) -> Module {
+    let mut m = Module::default();
+    let t = Types::new(&mut m);
+    let member = |m: &mut Module, name: &str, len: u32, offset: u32| {
+        let ty = if len == 1 { t.i4 } else { array(m, t.i4, len, 16) };
+        StructMember { name: Some(name.into()), ty, binding: None, offset }
+    };
+    let members = vec![
+        member(&mut m, "regs", 4, 0),
+        member(&mut m, "konst", 4, KONST_OFFSET),
+        member(&mut m, "ind_mtx", 6, IND_MTX_OFFSET),
+        member(&mut m, "alpha_ref", 1, ALPHA_REF_OFFSET),
+    ];
+    let block = m.types.insert(
+        Type { name: Some("TevUniforms".into()), inner: TypeInner::Struct { members, span: UNIFORM_SIZE } },
+        Span::UNDEFINED,
+    );
+    let uniforms = global(&mut m, "tev", AddressSpace::Uniform, UNIFORM_BINDING, block);
+    let image = m.types.insert(
+        Type {
+            name: None,
+            inner: TypeInner::Image {
+                dim: ImageDimension::D2,
+                arrayed: false,
+                class: ImageClass::Sampled { kind: ScalarKind::Uint, multi: false },
+            },
+        },
+        Span::UNDEFINED,
+    );
+    let mut maps = [None; TEXMAPS];
+    for (k, used) in key.texmaps_used().into_iter().enumerate() {
+        if used {
+            maps[k] =
+                Some(global(&mut m, &format!("texmap{k}"), AddressSpace::Handle, TEXMAP_BINDING + k as u32, image));
+        }
+    }
+    let v2f = crate::builder::vector(&mut m, naga::VectorSize::Bi, naga::Scalar::F32);
+    // The TEV function: the inputs as the fragment stage receives them, the result as
+    // vec4<u32>(r, g, b, a | pass << 8).
+    let mut fb = FnBuilder::new(&mut m, TEV_FN);
+    let texcoords: Vec<H> = (0..key.num_texgens).map(|k| fb.arg(&format!("texcoord{k}"), v2f)).collect();
+    let colors = [fb.arg("color0", t.f4), fb.arg("color1", t.f4)];
+    let mut ir = Ir { fb, t };
+    // s17.7 = floor(x * 128), sign-wrapped to 24 bits (gx::indirect::coord_of).
+    let texcoords = texcoords
+        .into_iter()
+        .map(|a| {
+            let k = ir.fb.f32(128.0);
+            let k = ir.fb.expr(Expression::Splat { size: naga::VectorSize::Bi, value: k });
+            let x = ir.fb.bin(Op::Multiply, a, k);
+            let x = ir.fb.math1(MathFunction::Floor, x);
+            let x = ir.as_i32(x);
+            ir.wrap24(x, 2)
+        })
+        .collect();
+    // Colours: round(clamp(x, 0, 1) * 255).
+    let colors = colors.map(|c| {
+        let (z, o, k) = (ir.fb.f32x4(0.0), ir.fb.f32x4(1.0), ir.fb.f32x4(255.0));
+        let c = ir.fb.math3(MathFunction::Clamp, c, z, o);
+        let c = ir.fb.bin(Op::Multiply, c, k);
+        let c = ir.fb.math1(MathFunction::Round, c);
+        ir.as_i32(c)
+    });
+    let mut g = Gen { ir, key, uniforms, maps, texcoords, colors, loaded: HashMap::new() };
+    g.body();
+    let mut function = g.ir.fb.finish();
+    function.result = Some(FunctionResult { ty: t.u4, binding: None });
+    let tev = m.functions.append(function, Span::UNDEFINED);
+    fragment_entry(&mut m, &t, tev, key.num_texgens as u32, v2f);
+    if compute {
+        compute_entry(&mut m, &t, tev, key.num_texgens as u32);
+    }
+    m
+}
+
+fn entry_point(name: &str, stage: ShaderStage, workgroup_size: [u32; 3], function: naga::Function) -> naga::EntryPoint {
+    naga::EntryPoint {
+        name: name.into(),
+        stage,
+        early_depth_test: None,
+        workgroup_size,
+        workgroup_size_overrides: None,
+        function,
+        mesh_info: None,
+        task_payload: None,
+        incoming_ray_payload: None,
+    }
+}
+
+/// `main`: the inputs at their locations, the TEV function, discard on a failed alpha test,
+/// the colour as unorm floats at location 0.
+fn fragment_entry(m: &mut Module, t: &Types, tev: Handle<naga::Function>, texgens: u32, v2f: Handle<Type>) {
+    let mut fb = FnBuilder::new(m, ENTRY);
+    let mut args = Vec::new();
+    for k in 0..texgens {
+        let i = fb.func.arguments.len() as u32;
+        fb.func.arguments.push(FunctionArgument {
+            name: Some(format!("texcoord{k}")),
+            ty: v2f,
+            binding: Some(location(TEXCOORD_LOCATION + k, true)),
+        });
+        args.push(fb.expr(Expression::FunctionArgument(i)));
+    }
+    for k in 0..2u32 {
+        let i = fb.func.arguments.len() as u32;
+        fb.func.arguments.push(FunctionArgument {
+            name: Some(format!("color{k}")),
+            ty: t.f4,
+            binding: Some(location(COLOR_LOCATION + k, true)),
+        });
+        args.push(fb.expr(Expression::FunctionArgument(i)));
+    }
+    let r = fb.call_value(tev, args);
+    let w = fb.at(r, 3);
+    let eight = fb.u32(8);
+    let pass = fb.bin(Op::ShiftRight, w, eight);
+    let zero = fb.u32(0);
+    let fail = fb.bin(Op::Equal, pass, zero);
+    fb.if_(fail, |fb| fb.stmt(Statement::Kill));
+    let mask = fb.u32x4(255);
+    let rgba = fb.bin(Op::And, r, mask);
+    let f = fb.convert(rgba, ScalarKind::Float);
+    let k = fb.f32x4(255.0);
+    let f = fb.bin(Op::Divide, f, k);
+    fb.stmt(Statement::Return { value: Some(f) });
+    let mut function = fb.finish();
+    function.result = Some(FunctionResult { ty: t.f4, binding: Some(location(0, false)) });
+    m.entry_points.push(entry_point(ENTRY, ShaderStage::Fragment, [0; 3], function));
+}
+
+/// `tev_compute` (workgroup 64): invocation i reads record i of binding 9 (the fragment
+/// inputs: texcoords 0-7 as four vec4s, colours 0 and 1) and writes the TEV function's result
+/// to element i of binding 10.
+fn compute_entry(m: &mut Module, t: &Types, tev: Handle<naga::Function>, texgens: u32) {
+    let rec = array(m, t.f4, 6, 16);
+    let recs = m.types.insert(
+        Type { name: None, inner: TypeInner::Array { base: rec, size: naga::ArraySize::Dynamic, stride: 96 } },
+        Span::UNDEFINED,
+    );
+    let outs = m.types.insert(
+        Type { name: None, inner: TypeInner::Array { base: t.u4, size: naga::ArraySize::Dynamic, stride: 16 } },
+        Span::UNDEFINED,
+    );
+    let vin =
+        global(m, "pixels_in", AddressSpace::Storage { access: naga::StorageAccess::LOAD }, COMPUTE_IN_BINDING, recs);
+    let vout = global(
+        m,
+        "pixels_out",
+        AddressSpace::Storage { access: naga::StorageAccess::LOAD | naga::StorageAccess::STORE },
+        COMPUTE_OUT_BINDING,
+        outs,
+    );
+    let uvec3 = crate::builder::vector(m, naga::VectorSize::Tri, naga::Scalar::U32);
+    let mut fb = FnBuilder::new(m, COMPUTE_ENTRY);
+    fb.func.arguments.push(FunctionArgument {
+        name: Some("gid".into()),
+        ty: uvec3,
+        binding: Some(Binding::BuiltIn(naga::BuiltIn::GlobalInvocationId)),
+    });
+    let gid = fb.expr(Expression::FunctionArgument(0));
+    let i = fb.at(gid, 0);
+    let vin_p = fb.global(vin);
+    let n = fb.expr(Expression::ArrayLength(vin_p));
+    let past = fb.bin(Op::GreaterEqual, i, n);
+    fb.if_(past, |fb| fb.stmt(Statement::Return { value: None }));
+    let rec_p = fb.index(vin_p, i);
+    let mut args = Vec::new();
+    for k in 0..texgens {
+        let p = fb.at(rec_p, k / 2);
+        let v = fb.load(p);
+        use naga::SwizzleComponent::{W, X, Y, Z};
+        let pattern = if k % 2 == 0 { [X, Y, X, X] } else { [Z, W, X, X] };
+        args.push(fb.expr(Expression::Swizzle { size: naga::VectorSize::Bi, vector: v, pattern }));
+    }
+    for k in 0..2 {
+        let p = fb.at(rec_p, 4 + k);
+        args.push(fb.load(p));
+    }
+    let r = fb.call_value(tev, args);
+    let vout_p = fb.global(vout);
+    let o = fb.index(vout_p, i);
+    fb.store(o, r);
+    let function = fb.finish();
+    m.entry_points.push(entry_point(COMPUTE_ENTRY, ShaderStage::Compute, [COMPUTE_WORKGROUP, 1, 1], function));
+}
+
+/// Colour input slot and alpha broadcast (gx::tev's table, more-facts §2.5).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    Reg(usize),
+    Tex,
+    Ras,
+    Konst,
+    Const(i32),
+}
+
+fn color_slot(sel: u8) -> (Slot, bool) {
+    match sel & 15 {
+        s @ 0..=7 => (Slot::Reg(s as usize / 2), s % 2 == 1),
+        8 => (Slot::Tex, false),
+        9 => (Slot::Tex, true),
+        10 => (Slot::Ras, false),
+        11 => (Slot::Ras, true),
+        12 => (Slot::Const(255), false),
+        13 => (Slot::Const(128), false),
+        14 => (Slot::Konst, false),
+        _ => (Slot::Const(0), false),
+    }
+}
+
+fn alpha_slot(sel: u8) -> Slot {
+    match sel & 7 {
+        s @ 0..=3 => Slot::Reg(s as usize),
+        4 => Slot::Tex,
+        5 => Slot::Ras,
+        6 => Slot::Konst,
+        _ => Slot::Const(0),
+    }
+}
+
+/// Per-stage values computed on first use.
+struct StageVals {
+    tex: Option<H>,
+    ras: Option<H>,
+    konst: Option<H>,
+}
+
+impl Gen<'_> {
+    /// Loads `member[index]` of the uniform block once.
+    pub(super) fn uniform(&mut self, member: u32, index: u32) -> H {
+        if let Some(&h) = self.loaded.get(&(member, index)) {
+            return h;
+        }
+        let fb = &mut self.ir.fb;
+        let g = fb.global(self.uniforms);
+        let p = fb.at(g, member);
+        let p = if member == 3 { p } else { fb.at(p, index) };
+        let h = fb.load(p);
+        self.loaded.insert((member, index), h);
+        h
+    }
+
+    fn konst(&mut self, st: &StageKey) -> H {
+        let kc = match st.kcsel {
+            s @ 0..=7 => self.ir.iv(&[KONST_FIXED[s as usize] as i32; 3]),
+            s @ 12..=15 => {
+                let k = self.uniform(1, (s - 12) as u32);
+                self.ir.swz(k, &[0, 1, 2])
+            }
+            s @ 16..=31 => {
+                let k = self.uniform(1, (s % 4) as u32);
+                let v = self.ir.comp(k, ((s - 16) / 4) as u32);
+                self.ir.splat(3, v)
+            }
+            _ => self.ir.iv(&[0; 3]),
+        };
+        let ka = match st.kasel {
+            s @ 0..=7 => self.ir.i(KONST_FIXED[s as usize] as i32),
+            s @ 16..=31 => {
+                let k = self.uniform(1, (s % 4) as u32);
+                self.ir.comp(k, ((s - 16) / 4) as u32)
+            }
+            _ => self.ir.i(0),
+        };
+        self.ir.compose4(vec![kc, ka])
+    }
+
+    fn slot(
+        &mut self,
+        slot: Slot,
+        regs: &[H; 4],
+        vals: &mut StageVals,
+        st: &StageKey,
+        coord: Option<H>,
+        bump: Option<H>,
+    ) -> H {
+        match slot {
+            Slot::Reg(r) => regs[r],
+            Slot::Const(c) => self.ir.iv(&[c; 4]),
+            Slot::Tex => {
+                if let Some(h) = vals.tex {
+                    return h;
+                }
+                let h = if st.tex_enable {
+                    let t = self.fetch(st.texmap, coord.expect("a sampling stage has a coordinate"));
+                    if st.tex_swap == [0, 1, 2, 3] {
+                        t
+                    } else {
+                        self.ir.swz(t, &st.tex_swap)
+                    }
+                } else {
+                    // Disabled textures read 255 (docs/gx-decisions.md).
+                    self.ir.iv(&[255; 4])
+                };
+                vals.tex = Some(h);
+                h
+            }
+            Slot::Ras => {
+                if let Some(h) = vals.ras {
+                    return h;
+                }
+                let h = match st.colorchan {
+                    c @ (0 | 1) => {
+                        let c = self.colors[c as usize];
+                        if st.ras_swap == [0, 1, 2, 3] {
+                            c
+                        } else {
+                            self.ir.swz(c, &st.ras_swap)
+                        }
+                    }
+                    5 => {
+                        let b = bump.expect("bump alpha computed for ras 5");
+                        self.ir.splat(4, b)
+                    }
+                    6 => {
+                        let b = bump.expect("bump alpha computed for ras 6");
+                        let s = self.ir.shr(b, 1, 5);
+                        let b = self.ir.or(b, s);
+                        self.ir.splat(4, b)
+                    }
+                    _ => self.ir.iv(&[0; 4]),
+                };
+                vals.ras = Some(h);
+                h
+            }
+            Slot::Konst => {
+                if let Some(h) = vals.konst {
+                    return h;
+                }
+                let h = self.konst(st);
+                vals.konst = Some(h);
+                h
+            }
+        }
+    }
+
+    /// The whole body: indirect coordinates, the stages, output selection and the alpha test.
+    fn body(&mut self) {
+        let samples = self.indirect_samples();
+        let (coords, bumps) = self.stage_coords(&samples);
+        let mut regs = [0, 1, 2, 3].map(|r| self.uniform(0, r));
+        let stages = self.key.stages.clone();
+        for (i, st) in stages.iter().enumerate() {
+            let mut vals = StageVals { tex: None, ras: None, konst: None };
+            let c = &st.color;
+            let a = &st.alpha;
+            // Inputs: colour rgb (vec3) and alpha (scalar) of a, b, c, d.
+            let mut cin = Vec::new();
+            for k in 0..4 {
+                let (slot, bcast) = color_slot(c.inputs[k]);
+                let v = self.slot(slot, &regs, &mut vals, st, coords[i], bumps[i]);
+                cin.push(self.ir.swz(v, if bcast { &[3, 3, 3] } else { &[0, 1, 2] }));
+            }
+            let mut ain = Vec::new();
+            for k in 0..4 {
+                let v = self.slot(alpha_slot(a.inputs[k]), &regs, &mut vals, st, coords[i], bumps[i]);
+                ain.push(self.ir.comp(v, 3));
+            }
+            let byte = self.ir.iv(&[255; 3]);
+            let byte1 = self.ir.i(255);
+            let (ca, cb, cc) = (self.ir.and(cin[0], byte), self.ir.and(cin[1], byte), self.ir.and(cin[2], byte));
+            let (aa, ab, ac) = (self.ir.and(ain[0], byte1), self.ir.and(ain[1], byte1), self.ir.and(ain[2], byte1));
+            let (cd, ad) = (cin[3], ain[3]);
+            let regular = if c.bias != 3 || a.bias != 3 {
+                let v4 = |g: &mut Self, x: H, y: H| g.ir.compose4(vec![x, y]);
+                let (a4, b4, c4, d4) = (v4(self, ca, aa), v4(self, cb, ab), v4(self, cc, ac), v4(self, cd, ad));
+                // A compare lane takes the other lane's settings (its result is not used).
+                let cl = if c.bias == 3 { a } else { c };
+                let al = if a.bias == 3 { c } else { a };
+                Some(self.regular(a4, b4, c4, d4, cl, al))
+            } else {
+                None
+            };
+            let col = if c.bias == 3 {
+                self.compare_color(ca, cb, cc, cd, c)
+            } else {
+                self.ir.swz(regular.expect("regular lanes"), &[0, 1, 2])
+            };
+            let alpha = if a.bias == 3 {
+                self.compare_alpha([aa, ab, ac, ad], ca, cb, a)
+            } else {
+                self.ir.comp(regular.expect("regular lanes"), 3)
+            };
+            let (cdst, adst) = (c.dest as usize & 3, a.dest as usize & 3);
+            if cdst == adst {
+                regs[cdst] = self.ir.compose4(vec![col, alpha]);
+            } else {
+                let keep_a = self.ir.comp(regs[cdst], 3);
+                let keep_c = self.ir.swz(regs[adst], &[0, 1, 2]);
+                regs[cdst] = self.ir.compose4(vec![col, keep_a]);
+                regs[adst] = self.ir.compose4(vec![keep_c, alpha]);
+            }
+        }
+        let last = stages.last().expect("a key has at least one stage");
+        let rgb = self.ir.swz(regs[last.color.dest as usize & 3], &[0, 1, 2]);
+        let a = self.ir.comp(regs[last.alpha.dest as usize & 3], 3);
+        let out = self.ir.compose4(vec![rgb, a]);
+        let mask = self.ir.iv(&[255; 4]);
+        let out = self.ir.and(out, mask);
+        let alpha = self.ir.comp(out, 3);
+        let pass = self.alpha_test(alpha);
+        let rgb = self.ir.swz(out, &[0, 1, 2]);
+        let a = self.ir.or(alpha, pass);
+        let out = self.ir.compose4(vec![rgb, a]);
+        let out = self.ir.as_u32(out);
+        self.ir.fb.stmt(Statement::Return { value: Some(out) });
+    }
+
+    /// The regular combiner on all four lanes (rgb from `cl`, alpha from `al`):
+    /// gx::tev::regular steps 1-8.
+    fn regular(&mut self, a: H, b: H, c: H, d: H, cl: &CombinerKey, al: &CombinerKey) -> H {
+        let lanes = [cl, cl, cl, al];
+        let ir = &mut self.ir;
+        // 1. c' = c + (c >> 7).
+        let c7 = ir.shr(c, 4, 7);
+        let c1 = ir.add(c, c7);
+        // 2. lerp = a (256 - c') + b c'.
+        let k256 = ir.iv(&[256; 4]);
+        let inv = ir.sub(k256, c1);
+        let pa = ir.mul(a, inv);
+        let pb = ir.mul(b, c1);
+        let mut lerp = ir.add(pa, pb);
+        // 3. scale shift.
+        let shifts: Vec<u32> = lanes.iter().map(|l| [0, 1, 2, 0][l.scale as usize & 3]).collect();
+        let any_shift = shifts.iter().any(|&s| s != 0);
+        if any_shift {
+            let s = ir.uv(&shifts);
+            lerp = ir.bin(Op::ShiftLeft, lerp, s);
+        }
+        // 4.-5. rounding constant, shift, negate for SUB: -(lerp >> 8).
+        let rnd: Vec<i32> = lanes
+            .iter()
+            .map(|l| {
+                if l.scale == 3 {
+                    0
+                } else if l.op != 0 {
+                    127
+                } else {
+                    128
+                }
+            })
+            .collect();
+        if rnd.iter().any(|&r| r != 0) {
+            let r = ir.iv(&rnd);
+            lerp = ir.add(lerp, r);
+        }
+        lerp = ir.shr(lerp, 4, 8);
+        if lanes.iter().any(|l| l.op != 0) {
+            let sgn: Vec<i32> = lanes.iter().map(|l| if l.op != 0 { -1 } else { 1 }).collect();
+            let sgn = ir.iv(&sgn);
+            lerp = ir.mul(lerp, sgn);
+        }
+        // 6. bias added to d, shifted with it.
+        let bias: Vec<i32> = lanes.iter().map(|l| [0, 128, -128, 0][l.bias as usize & 3]).collect();
+        let mut dd = d;
+        if bias.iter().any(|&b| b != 0) {
+            let b = ir.iv(&bias);
+            dd = ir.add(dd, b);
+        }
+        if any_shift {
+            let s = ir.uv(&shifts);
+            dd = ir.bin(Op::ShiftLeft, dd, s);
+        }
+        let mut r = ir.add(dd, lerp);
+        // 7. divide by two.
+        if lanes.iter().any(|l| l.scale == 3) {
+            let s: Vec<u32> = lanes.iter().map(|l| (l.scale == 3) as u32).collect();
+            let s = ir.uv(&s);
+            r = ir.bin(Op::ShiftRight, r, s);
+        }
+        // 8. clamp.
+        let lo: Vec<i32> = lanes.iter().map(|l| if l.clamp { 0 } else { -1024 }).collect();
+        let hi: Vec<i32> = lanes.iter().map(|l| if l.clamp { 255 } else { 1023 }).collect();
+        let (lo, hi) = (ir.iv(&lo), ir.iv(&hi));
+        ir.clamp(r, lo, hi)
+    }
+
+    fn bounds(&mut self, n: usize, clamp: bool) -> (H, H) {
+        let (lo, hi) = if clamp { (0, 255) } else { (-1024, 1023) };
+        if n == 1 {
+            (self.ir.i(lo), self.ir.i(hi))
+        } else {
+            (self.ir.iv(&vec![lo; n]), self.ir.iv(&vec![hi; n]))
+        }
+    }
+
+    /// R8 / GR16 / BGR24 key of wrapped rgb (gx::tev::compare_key).
+    fn compare_key(&mut self, v: H, scale: u8) -> H {
+        let ir = &mut self.ir;
+        let r = ir.comp(v, 0);
+        if scale == 0 {
+            return r;
+        }
+        let g = ir.comp(v, 1);
+        let g = ir.shl(g, 1, 8);
+        let k = ir.or(g, r);
+        if scale == 1 {
+            return k;
+        }
+        let b = ir.comp(v, 2);
+        let b = ir.shl(b, 1, 16);
+        ir.or(b, k)
+    }
+
+    fn cmp(&mut self, op: u8, x: H, y: H) -> H {
+        self.ir.bin(if op == 0 { Op::Greater } else { Op::Equal }, x, y)
+    }
+
+    fn compare_color(&mut self, a: H, b: H, c: H, d: H, k: &CombinerKey) -> H {
+        let cond = if k.scale == 3 {
+            self.cmp(k.op, a, b)
+        } else {
+            let (x, y) = (self.compare_key(a, k.scale), self.compare_key(b, k.scale));
+            let s = self.cmp(k.op, x, y);
+            let t = self.ir.t.b3;
+            self.ir.fb.compose(t, vec![s, s, s])
+        };
+        let zero = self.ir.iv(&[0; 3]);
+        let add = self.ir.select(cond, c, zero);
+        let v = self.ir.add(d, add);
+        let (lo, hi) = self.bounds(3, k.clamp);
+        self.ir.clamp(v, lo, hi)
+    }
+
+    fn compare_alpha(&mut self, [a, b, c, d]: [H; 4], ca: H, cb: H, k: &CombinerKey) -> H {
+        let cond = if k.scale == 3 {
+            self.cmp(k.op, a, b)
+        } else {
+            let (x, y) = (self.compare_key(ca, k.scale), self.compare_key(cb, k.scale));
+            self.cmp(k.op, x, y)
+        };
+        let zero = self.ir.i(0);
+        let add = self.ir.select(cond, c, zero);
+        let v = self.ir.add(d, add);
+        let (lo, hi) = self.bounds(1, k.clamp);
+        self.ir.clamp(v, lo, hi)
+    }
+
+    /// One alpha compare: `Some(cond)`, or the constant result of NEVER / ALWAYS.
+    fn alpha_compare(&mut self, alpha: H, reference: u32, func: u8) -> Result<H, bool> {
+        let op = match func & 7 {
+            0 => return Err(false),
+            1 => Op::Less,
+            2 => Op::Equal,
+            3 => Op::LessEqual,
+            4 => Op::Greater,
+            5 => Op::NotEqual,
+            6 => Op::GreaterEqual,
+            _ => return Err(true),
+        };
+        let refs = self.uniform(3, 0);
+        let r = self.ir.comp(refs, reference);
+        Ok(self.ir.bin(op, alpha, r))
+    }
+
+    /// The alpha test (gx::tev::alpha_test) as an i32: 256 when it passes, else 0; constant
+    /// when the functions make it so.
+    fn alpha_test(&mut self, alpha: H) -> H {
+        let t = self.key.alpha_test;
+        let x = self.alpha_compare(alpha, 0, t.comp0);
+        let y = self.alpha_compare(alpha, 1, t.comp1);
+        let fb = &mut self.ir.fb;
+        let lit = |fb: &mut FnBuilder, r: Result<H, bool>| match r {
+            Ok(h) => h,
+            Err(b) => fb.bool(b),
+        };
+        // Fold the constant cases so that an always-passing test leaves no branch.
+        let pass: Result<H, bool> = match (t.logic & 3, x, y) {
+            (0, Err(false), _) | (0, _, Err(false)) => Err(false),
+            (0, Err(true), o) | (0, o, Err(true)) => o,
+            (1, Err(true), _) | (1, _, Err(true)) => Err(true),
+            (1, Err(false), o) | (1, o, Err(false)) => o,
+            (0, Ok(p), Ok(q)) => Ok(fb.bin(Op::LogicalAnd, p, q)),
+            (1, Ok(p), Ok(q)) => Ok(fb.bin(Op::LogicalOr, p, q)),
+            (l, p, q) => {
+                let (p, q) = (lit(fb, p), lit(fb, q));
+                Ok(fb.bin(if l == 2 { Op::NotEqual } else { Op::Equal }, p, q))
+            }
+        };
+        match pass {
+            Err(b) => fb.i32(if b { 256 } else { 0 }),
+            Ok(p) => {
+                let (yes, no) = (fb.i32(256), fb.i32(0));
+                fb.select(p, yes, no)
+            }
+        }
+    }
+}
