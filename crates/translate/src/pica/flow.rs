@@ -242,10 +242,16 @@ impl Gen<'_> {
             return;
         }
         match (inst.opcode, inst.operands) {
-            (Opcode::Emit, _) => {
-                self.flush_outputs();
-                self.emit()
-            }
+            (Opcode::Emit, _) => match self.emit_pending {
+                Some(flag) => {
+                    let t = self.fb.bool(true);
+                    self.fb.store(flag, t);
+                }
+                None => {
+                    self.flush_outputs();
+                    self.emit()
+                }
+            },
             (Opcode::Setemit, Operands::SetEmit { vertex, winding, primitive }) => {
                 self.setemit(vertex, winding, primitive)
             }
@@ -271,6 +277,12 @@ impl Gen<'_> {
             loops: self.new_stack("loop", 5, LOOP_DEPTH),
             calls: self.new_stack("call", 2, CALL_DEPTH),
         };
+        // Every EMIT case only sets this flag; the one EMIT after the switch does the copy. Each
+        // inlined EMIT is about a hundred stores, and the driver's compile time grew with their
+        // number (docs/pica-translate.md "Driver facts").
+        if self.gs.is_some() {
+            self.emit_pending = Some(self.fb.local("emit_pending", b, Some(f)));
+        }
 
         self.fb.open(); // loop body
         let done = self.fb.load(d.done);
@@ -302,6 +314,16 @@ impl Gen<'_> {
         let body = self.fb.close();
         cases.push(SwitchCase { value: SwitchValue::Default, body, fall_through: false });
         self.fb.stmt(Statement::Switch { selector: pc, cases });
+        if let Some(flag) = self.emit_pending.take() {
+            let pending = self.fb.load(flag);
+            self.fb.open();
+            let f = self.fb.bool(false);
+            self.fb.store(flag, f);
+            self.flush_outputs();
+            self.emit();
+            let body = self.fb.close();
+            self.fb.stmt(Statement::If { condition: pending, accept: body, reject: Default::default() });
+        }
 
         self.fb.open();
         self.advance(&d);

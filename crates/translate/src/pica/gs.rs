@@ -15,7 +15,6 @@ use naga::{AddressSpace, BinaryOperator as B, Expression, Function, GlobalVariab
 
 use super::abi::{self, Abi, REGS};
 use super::{call, compute_prologue, push_compute, Gen, ENTRY};
-use crate::builder::array;
 
 /// vec4s per invocation in the input buffer of a geometry shader: v0-v15, then c0-c95 (the
 /// hardware writes fixed- and variable-mode vertex data into the float uniforms, so they are per
@@ -25,13 +24,15 @@ pub const GS_IN_STRIDE: u32 = REGS + 96 + 1;
 pub const GS_MAX_PRIMS: u32 = 32;
 /// vec4s per primitive record: a flag record and three vertices of 16 registers.
 pub const GS_PRIM_VEC4S: u32 = 1 + 3 * REGS;
+/// First vec4 of the invocation's scratch area in the output buffer: the four vertex slots of
+/// SETEMIT/EMIT, 16 registers each (not results; the host ignores them).
+pub const GS_SCRATCH: u32 = 1 + GS_MAX_PRIMS * GS_PRIM_VEC4S;
 /// vec4s per invocation in the output buffer.
-pub const GS_STRIDE: u32 = 1 + GS_MAX_PRIMS * GS_PRIM_VEC4S;
+pub const GS_STRIDE: u32 = GS_SCRATCH + 4 * REGS;
 
 /// Globals of the geometry translation.
 #[derive(Clone)]
 pub(crate) struct GsState {
-    vbuf: Handle<GlobalVariable>,
     vtx: Handle<GlobalVariable>,
     wind: Handle<GlobalVariable>,
     prim: Handle<GlobalVariable>,
@@ -61,9 +62,7 @@ fn private(module: &mut Module, name: &str, ty: Handle<naga::Type>) -> Handle<Gl
 
 impl GsState {
     pub(crate) fn new(module: &mut Module, a: &Abi) -> GsState {
-        let vbuf_ty = array(module, a.regs, 4, REGS * 16);
         GsState {
-            vbuf: private(module, "gs_vbuf", vbuf_ty),
             vtx: private(module, "gs_vtx", a.u32),
             wind: private(module, "gs_winding", a.bool),
             prim: private(module, "gs_primitive", a.bool),
@@ -78,15 +77,33 @@ impl GsState {
 }
 
 /// `pica_emit()`: the EMIT instruction.
+///
+/// The four vertex slots live in the invocation's scratch area of the output buffer, not in a
+/// private array: a private array indexed by the slot number is lowered by the driver into a
+/// branch per slot, and its 256 floats stay live through the whole program, which made
+/// geometry shaders several times slower to compile than vertex shaders of the same size
+/// (docs/pica-translate.md "Driver facts").
 pub(crate) fn emit_function(module: &mut Module, abi: &Abi, g: &GsState) -> Handle<Function> {
     let mut fb = abi.builder(module, "pica_emit");
-    let vbuf = fb.global(g.vbuf);
+    let out = fb.global(g.out);
+    let basep = fb.global(g.base);
+    let base = fb.load(basep);
+    let scratch = fb.u32(GS_SCRATCH);
+    let scratch = fb.bin(B::Add, base, scratch);
     let vtxp = fb.global(g.vtx);
     let vtx = fb.load(vtxp);
-    let slot = fb.index(vbuf, vtx);
+    let regs = fb.u32(REGS);
+    let slot = fb.bin(B::Multiply, vtx, regs);
+    let slot = fb.bin(B::Add, scratch, slot);
     let og = fb.global(abi.o);
-    let o = fb.load(og);
-    fb.store(slot, o);
+    for k in 0..REGS {
+        let kk = fb.u32(k);
+        let idx = fb.bin(B::Add, slot, kk);
+        let p = fb.index(out, idx);
+        let rp = fb.at(og, k);
+        let val = fb.load(rp);
+        fb.store(p, val);
+    }
     let primp = fb.global(g.prim);
     let prim = fb.load(primp);
     fb.open();
@@ -95,14 +112,11 @@ pub(crate) fn emit_function(module: &mut Module, abi: &Abi, g: &GsState) -> Hand
     let max = fb.u32(GS_MAX_PRIMS);
     let room = fb.bin(B::Less, count, max);
     fb.open();
-    let basep = fb.global(g.base);
-    let base = fb.load(basep);
     let stride = fb.u32(GS_PRIM_VEC4S);
     let off = fb.bin(B::Multiply, count, stride);
     let one = fb.u32(1);
     let rec = fb.bin(B::Add, base, off);
     let rec = fb.bin(B::Add, rec, one);
-    let out = fb.global(g.out);
     let windp = fb.global(g.wind);
     let wind = fb.load(windp);
     let w1 = fb.f32(1.0);
@@ -112,17 +126,18 @@ pub(crate) fn emit_function(module: &mut Module, abi: &Abi, g: &GsState) -> Hand
     let flag = fb.compose(abi.vec4f, vec![wf, z, z, z]);
     let p = fb.index(out, rec);
     fb.store(p, flag);
-    for s in 0..3u32 {
-        for k in 0..REGS {
-            let kk = fb.u32(1 + s * REGS + k);
-            let idx = fb.bin(B::Add, rec, kk);
-            let p = fb.index(out, idx);
-            let sp = fb.at(vbuf, s);
-            let rp = fb.at(sp, k);
-            let val = fb.load(rp);
-            fb.store(p, val);
-        }
-    }
+    // One copy in a loop: every EMIT is inlined, and 48 unrolled copies per EMIT were most
+    // of a geometry shader's compile time.
+    let u32_ty = abi.u32;
+    fb.for_range(3 * REGS, u32_ty, |fb, k| {
+        let from = fb.bin(B::Add, scratch, k);
+        let from = fb.index(out, from);
+        let val = fb.load(from);
+        let to = fb.bin(B::Add, rec, k);
+        let to = fb.bin(B::Add, to, one);
+        let p = fb.index(out, to);
+        fb.store(p, val);
+    });
     let body = fb.close();
     fb.stmt(Statement::If { condition: room, accept: body, reject: Default::default() });
     let one = fb.u32(1);
@@ -192,10 +207,17 @@ pub(crate) fn entry_point(module: &mut Module, abi: &Abi, g: &GsState, main_fn: 
     let base = fb.bin(B::Multiply, i, stride);
     let p = fb.global(g.base);
     fb.store(p, base);
-    let vb = fb.global(g.vbuf);
-    let vbty = fb.module.global_variables[g.vbuf].ty;
-    let z = fb.zero(vbty);
-    fb.store(vb, z);
+    // The vertex slots start at zero, as the interpreter's.
+    let out = fb.global(g.out);
+    let zero = fb.zero(abi.vec4f);
+    let first = fb.u32(GS_SCRATCH);
+    let first = fb.bin(B::Add, base, first);
+    let u32_ty = abi.u32;
+    fb.for_range(4 * REGS, u32_ty, |fb, k| {
+        let idx = fb.bin(B::Add, first, k);
+        let p = fb.index(out, idx);
+        fb.store(p, zero);
+    });
     let zu = fb.u32(0);
     for h in [g.vtx, g.count] {
         let p = fb.global(h);
@@ -207,7 +229,6 @@ pub(crate) fn entry_point(module: &mut Module, abi: &Abi, g: &GsState, main_fn: 
         fb.store(p, f);
     }
     call(&mut fb, main_fn);
-    let out = fb.global(g.out);
     let cp = fb.global(g.count);
     let c = fb.load(cp);
     let cf = fb.convert(c, naga::ScalarKind::Float);

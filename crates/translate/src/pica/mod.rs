@@ -22,7 +22,7 @@ mod structured;
 
 pub use abi::{UniformBlock, REGS, UNIFORM_B_OFFSET, UNIFORM_I_OFFSET, UNIFORM_SIZE, UNIFORM_ZERO_OFFSET};
 pub use flow::{CALL_DEPTH, IF_DEPTH, LOOP_DEPTH, MAX_STEPS};
-pub use gs::{GS_IN_STRIDE, GS_MAX_PRIMS, GS_PRIM_VEC4S, GS_STRIDE};
+pub use gs::{GS_IN_STRIDE, GS_MAX_PRIMS, GS_PRIM_VEC4S, GS_SCRATCH, GS_STRIDE};
 pub use structured::EXACT_MAX_LOOP_DEPTH;
 
 use naga::valid::ModuleInfo;
@@ -329,6 +329,9 @@ pub(crate) struct Gen<'m> {
     pub(crate) compat_mul: Option<Handle<Function>>,
     /// Inside a flattened IF (structured.rs): the condition under which writes take effect.
     pub(crate) pred: Option<Handle<Expression>>,
+    /// In the dispatch loop of a geometry shader: the local flag an EMIT sets, so that the
+    /// EMIT itself is written once, after the switch (flow.rs).
+    pub(crate) emit_pending: Option<Handle<Expression>>,
 }
 
 /// Translates a vertex program.
@@ -463,6 +466,7 @@ fn build(setup: &Setup, geometry: bool, options: &Options) -> Result<Translation
             ssa: None,
             compat_mul,
             pred: None,
+            emit_pending: None,
         };
         g.reset(straight.is_none());
         match (straight, tree) {
