@@ -158,8 +158,10 @@ impl<'p> Interpreter<'p> {
             let full: Mask = (1 << n) - 1;
             for r in 0..16 {
                 if usage.inputs & (1 << r) != 0 {
-                    for c in 0..4 {
-                        regs.file[r][c] = std::array::from_fn(|lane| if lane < n { ins[lane][r][c] } else { 0.0 });
+                    for (lane, input) in ins.iter().enumerate() {
+                        for c in 0..4 {
+                            regs.file[r][c][lane] = input[r][c];
+                        }
                     }
                 }
                 if usage.temps & (1 << r) != 0 {
@@ -213,8 +215,8 @@ impl<'p> Interpreter<'p> {
             match s.rel {
                 AddrIndex::None => [self.constant(s.reg as usize - 0x20)[k]; LANES],
                 AddrIndex::AL => [self.relative_constant(s.reg, al)[k]; LANES],
-                AddrIndex::A0x => std::array::from_fn(|i| self.relative_constant(s.reg, regs.a0[0][i])[k]),
-                AddrIndex::A0y => std::array::from_fn(|i| self.relative_constant(s.reg, regs.a0[1][i])[k]),
+                AddrIndex::A0x => self.gather(s.reg, &regs.a0[0], k),
+                AddrIndex::A0y => self.gather(s.reg, &regs.a0[1], k),
             }
         };
         if s.neg {
@@ -231,10 +233,23 @@ impl<'p> Interpreter<'p> {
         }
     }
 
+    /// Component `k` of the constant each lane's address register selects.
+    fn gather(&self, reg: u8, a0: &[i32; LANES], k: usize) -> Lanes {
+        let mut v = [0.0; LANES];
+        for (v, off) in v.iter_mut().zip(a0) {
+            *v = self.relative_constant(reg, *off)[k];
+        }
+        v
+    }
+
     /// All four components of a source.
     #[inline(always)]
     fn lanes4(&self, regs: &Lanewise, al: i32, s: &Src) -> [Lanes; 4] {
-        [0, 1, 2, 3].map(|c| self.lanes_of(regs, al, s, c))
+        let mut v = [[0.0; LANES]; 4];
+        for (c, v) in v.iter_mut().enumerate() {
+            *v = self.lanes_of(regs, al, s, c);
+        }
+        v
     }
 
     fn execute_group(
@@ -369,26 +384,36 @@ impl<'p> Interpreter<'p> {
     #[inline(always)]
     fn alu_lanes(&self, regs: &mut Lanewise, al: i32, lanes: Mask, op: Opcode, dst: u8, mask: u8, s1: &Src, s2: &Src) {
         // Every source component is read before the destination is written (it may be a source).
-        let each = |regs: &mut Lanewise, f: &dyn Fn(&Lanes, &Lanes) -> Lanes| {
-            let v = per_component(mask, |c| f(&self.lanes_of(regs, al, s1, c), &self.lanes_of(regs, al, s2, c)));
+        #[inline(always)]
+        fn each(
+            it: &Interpreter<'_>,
+            regs: &mut Lanewise,
+            (al, lanes, dst, mask, s1, s2): (i32, Mask, u8, u8, &Src, &Src),
+            f: impl Fn(&Lanes, &Lanes) -> Lanes,
+        ) {
+            let v = per_component(mask, |c| f(&it.lanes_of(regs, al, s1, c), &it.lanes_of(regs, al, s2, c)));
             write(regs, dst, mask, lanes, &v);
-        };
+        }
+        let args = (al, lanes, dst, mask, s1, s2);
         let splat = |regs: &mut Lanewise, v: Lanes| write(regs, dst, mask, lanes, &[v; 4]);
         let scalar_x = |regs: &Lanewise, f: fn(f32) -> f32| -> Lanes {
-            let a = self.lanes_of(regs, al, s1, 0);
-            a.map(f)
+            let mut a = self.lanes_of(regs, al, s1, 0);
+            for x in a.iter_mut() {
+                *x = f(*x);
+            }
+            a
         };
         match op {
             Opcode::Mov => {
                 let v = per_component(mask, |c| self.lanes_of(regs, al, s1, c));
                 write(regs, dst, mask, lanes, &v);
             }
-            Opcode::Add => each(regs, &l::add),
-            Opcode::Mul => each(regs, &l::mul),
-            Opcode::Max => each(regs, &l::max),
-            Opcode::Min => each(regs, &l::min),
-            Opcode::Sge => each(regs, &l::sge),
-            Opcode::Slt => each(regs, &l::slt),
+            Opcode::Add => each(self, regs, args, l::add),
+            Opcode::Mul => each(self, regs, args, l::mul),
+            Opcode::Max => each(self, regs, args, l::max),
+            Opcode::Min => each(self, regs, args, l::min),
+            Opcode::Sge => each(self, regs, args, l::sge),
+            Opcode::Slt => each(self, regs, args, l::slt),
             Opcode::Dp3 | Opcode::Dp4 | Opcode::Dph => {
                 if mask != 0 {
                     let (a, b) = (self.lanes4(regs, al, s1), self.lanes4(regs, al, s2));

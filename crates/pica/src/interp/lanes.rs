@@ -18,14 +18,24 @@ pub const LANES: usize = 8;
 /// One register component across the lanes.
 pub(crate) type Lanes = [f32; LANES];
 
+// Plain loops over output arrays: `std::array::from_fn` and `map` are not always inlined, and a
+// call per lane defeats the vectorisation.
 #[inline(always)]
 fn map1(a: &Lanes, f: impl Fn(f32) -> f32) -> Lanes {
-    std::array::from_fn(|i| f(a[i]))
+    let mut r = [0.0; LANES];
+    for (r, a) in r.iter_mut().zip(a) {
+        *r = f(*a);
+    }
+    r
 }
 
 #[inline(always)]
 fn map2(a: &Lanes, b: &Lanes, f: impl Fn(f32, f32) -> f32) -> Lanes {
-    std::array::from_fn(|i| f(a[i], b[i]))
+    let mut r = [0.0; LANES];
+    for ((r, a), b) in r.iter_mut().zip(a).zip(b) {
+        *r = f(*a, *b);
+    }
+    r
 }
 
 /// `select(c, x, y)` on f32 bits, written so that it lowers to a mask blend.
@@ -101,28 +111,79 @@ fn mul1(a: f32, b: f32) -> f32 {
     sel(p.is_nan() & !a.is_nan() & !b.is_nan(), 0.0, r)
 }
 
+/// The rounding of [`round`] for a value that is not half-way between two float24 values
+/// (`bits & 0x7F != 0x40`): adding 0x3F carries into the kept bits exactly when the dropped
+/// ones are above half. Then the range check; NaN is left to the caller.
+#[inline(always)]
+fn round_no_tie(hi: f32) -> f32 {
+    finish(f32::from_bits(hi.to_bits().wrapping_add(0x3F) & !0x7F))
+}
+
+/// Whether `hi` lies half-way between two float24 values, where the remainder decides.
+#[inline(always)]
+fn is_tie(hi: f32) -> u32 {
+    (hi.to_bits() & 0x7F == 0x40) as u32
+}
+
+// Each operation first rounds every lane as if no lane were a tie, which needs no remainder, and
+// notes whether any lane is one; ties are rare (one result in 128 at random), and only then are
+// all lanes redone with the remainder, as the scalar operation does.
+
 /// ADD.
 #[inline(always)]
 pub(crate) fn add(a: &Lanes, b: &Lanes) -> Lanes {
-    map2(a, b, |a, b| add_rounded1(flush(a), flush(b)))
+    let mut r = [0.0; LANES];
+    let mut tie = 0;
+    for i in 0..LANES {
+        let s = flush(a[i]) + flush(b[i]);
+        tie |= is_tie(s);
+        r[i] = sel(s.is_nan(), NAN, round_no_tie(s));
+    }
+    if tie != 0 {
+        return map2(a, b, |a, b| add_rounded1(flush(a), flush(b)));
+    }
+    r
 }
 
 /// MUL.
 #[inline(always)]
 pub(crate) fn mul(a: &Lanes, b: &Lanes) -> Lanes {
-    map2(a, b, mul1)
+    let mut r = [0.0; LANES];
+    let mut tie = 0;
+    for i in 0..LANES {
+        let (x, y) = (flush(a[i]), flush(b[i]));
+        let p = x * y;
+        tie |= is_tie(p);
+        // A NaN product of two numbers is inf * 0 = 0.
+        let nan = sel(x.is_nan() | y.is_nan(), NAN, 0.0);
+        r[i] = sel(p.is_nan(), nan, round_no_tie(p));
+    }
+    if tie != 0 {
+        return map2(a, b, mul1);
+    }
+    r
 }
 
 /// MAD / MADI.
 #[inline(always)]
 pub(crate) fn mad(a: &Lanes, b: &Lanes, c: &Lanes) -> Lanes {
-    std::array::from_fn(|i| add_rounded1(mul1(a[i], b[i]), flush(c[i])))
+    add_rounded(&mul(a, b), &map1(c, flush))
 }
 
 /// Sum of rounded results (no flush: they are normal or +0 already).
 #[inline(always)]
 fn add_rounded(a: &Lanes, b: &Lanes) -> Lanes {
-    map2(a, b, add_rounded1)
+    let mut r = [0.0; LANES];
+    let mut tie = 0;
+    for i in 0..LANES {
+        let s = a[i] + b[i];
+        tie |= is_tie(s);
+        r[i] = sel(s.is_nan(), NAN, round_no_tie(s));
+    }
+    if tie != 0 {
+        return map2(a, b, add_rounded1);
+    }
+    r
 }
 
 /// DP3.
