@@ -22,7 +22,7 @@ use super::program::{Invalid, Op, Src, OUTPUT_BASE};
 use crate::isa::{AddrIndex, CmpOp, CondOp, Condition, Opcode};
 
 /// A lane mask: bit i is lane i.
-type Mask = u32;
+type Mask = u64;
 
 /// Lane-wise registers: v0-v15 at 0-15, r0-r15 at 16-31, o0-o15 at 32-47.
 const FILE: usize = 48;

@@ -4,16 +4,17 @@
 //! Each function computes, lane by lane, exactly the bits its scalar twin computes; the property
 //! test `batched_runs_match_scalar_runs` and the unit tests below check that. The scalar versions
 //! branch (the rounding remainder is only computed on a tie, NaN returns early); these compute
-//! every step for every lane and select at the end, so that the loops over the lanes have no
-//! branches and the compiler turns them into SIMD code (SSE2 on the x86-64 baseline: each
-//! 8-lane operation is two 4-wide vector operations). No SIMD crate and no `unsafe`: plain
+//! every step for every lane and select at the end (the remainder only when some lane is a tie),
+//! so that the loops over the lanes have no branches and the compiler turns them into SIMD code (SSE2 on the x86-64 baseline: each
+//! 32-lane operation is eight 4-wide vector operations). No SIMD crate and no `unsafe`: plain
 //! fixed-size array loops, checked in the generated code (docs/pica-interp.md, "Batched
 //! execution").
 
 use super::f24ops::{MIN_NORMAL, NAN, OVERFLOW};
 
-/// Vertices per batch: 8 measured faster than 16 on the four benchmark shaders (docs/pica-interp.md).
-pub const LANES: usize = 8;
+/// Vertices per batch: 32 measured faster than 8 and 16 on the four benchmark shaders
+/// (docs/pica-interp.md).
+pub const LANES: usize = 32;
 
 /// One register component across the lanes.
 pub(crate) type Lanes = [f32; LANES];
