@@ -229,13 +229,16 @@ pub(crate) fn slt(a: &Lanes, b: &Lanes) -> Lanes {
     map2(a, b, |a, b| sel(a < b, 1.0, 0.0))
 }
 
-/// FLR: `floor` built from truncation (SSE2 has no vector floor): below 2^23 in magnitude the
-/// truncated value, one lower when truncation went up; larger values are integers already.
+/// FLR: `floor` without a float-to-integer conversion (SSE2 has no vector floor, and the
+/// saturating `as i32` does not vectorise): below 2^23 in magnitude, adding and subtracting
+/// 2^23 (with the value's sign) rounds to the nearest integer, which is lowered by one when it
+/// went up; larger values are integers already. No -0 comes out: `t` is +0 when `a + m == m`.
 #[inline(always)]
 pub(crate) fn flr(a: &Lanes) -> Lanes {
     map1(a, |a| {
         let a = flush(a);
-        let t = (a as i32) as f32;
+        let m = f32::from_bits((a.to_bits() & 0x8000_0000) | 0x4B00_0000);
+        let t = (a + m) - m;
         let f = sel(t > a, t - 1.0, t);
         let r = sel(abs(a) < 8_388_608.0, f, a);
         sel(a.is_nan(), NAN, r)
