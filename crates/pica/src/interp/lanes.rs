@@ -4,8 +4,8 @@
 //! Each function computes, lane by lane, exactly the bits its scalar twin computes; the property
 //! test `batched_runs_match_scalar_runs` and the unit tests below check that. The scalar versions
 //! branch (the rounding remainder is only computed on a tie, NaN returns early); these compute
-//! every step for every lane and select at the end (the remainder only when some lane is a tie),
-//! so that the loops over the lanes have no branches and the compiler turns them into SIMD code (SSE2 on the x86-64 baseline: each
+//! every step for every lane and select at the end (ties, overflow and NaN, which need the
+//! remainder or special results, send the whole operation the full way), so that the loops over the lanes have no branches and the compiler turns them into SIMD code (SSE2 on the x86-64 baseline: each
 //! 32-lane operation is eight 4-wide vector operations). No SIMD crate and no `unsafe`: plain
 //! fixed-size array loops, checked in the generated code (docs/pica-interp.md, "Batched
 //! execution").
@@ -112,54 +112,55 @@ fn mul1(a: f32, b: f32) -> f32 {
     sel(p.is_nan() & !a.is_nan() & !b.is_nan(), 0.0, r)
 }
 
-/// The rounding of [`round`] for a value that is not half-way between two float24 values
-/// (`bits & 0x7F != 0x40`): adding 0x3F carries into the kept bits exactly when the dropped
-/// ones are above half. Then the range check; NaN is left to the caller.
+/// The rounding of [`round`] for a finite value below 2^64 that is not half-way between two
+/// float24 values: adding 0x3F carries into the kept bits exactly when the dropped ones are above
+/// half. Then the underflow check (`finish` without its overflow case, which is excluded).
 #[inline(always)]
-fn round_no_tie(hi: f32) -> f32 {
-    finish(f32::from_bits(hi.to_bits().wrapping_add(0x3F) & !0x7F))
+fn round_plain(hi: f32) -> f32 {
+    let r = f32::from_bits(hi.to_bits().wrapping_add(0x3F) & !0x7F);
+    sel(abs(r) < MIN_NORMAL, 0.0, r)
 }
 
-/// Whether `hi` lies half-way between two float24 values, where the remainder decides.
+/// 1 when [`round_plain`] does not apply to `hi`: a tie (dropped bits exactly 0x40), or a
+/// magnitude near 2^64 or above, infinity or NaN (one integer comparison on the magnitude bits,
+/// from just below the largest float24's rounding boundary up).
 #[inline(always)]
-fn is_tie(hi: f32) -> u32 {
-    (hi.to_bits() & 0x7F == 0x40) as u32
+fn is_special(hi: f32) -> u32 {
+    let bits = hi.to_bits();
+    ((bits & 0x7F == 0x40) | (((bits & 0x7FFF_FFFF) as i32) >= 0x5F7F_0000)) as u32
 }
 
-// Each operation first rounds every lane as if no lane were a tie, which needs no remainder, and
-// notes whether any lane is one; ties are rare (one result in 128 at random), and only then are
-// all lanes redone with the remainder, as the scalar operation does.
+// Each operation first rounds every lane the plain way and notes whether any lane is special;
+// ties, overflow and NaN are rare (a tie is one result in 128 at random), and only then are all
+// lanes redone by the full rule, as the scalar operation does it.
 
 /// ADD.
 #[inline(always)]
 pub(crate) fn add(a: &Lanes, b: &Lanes) -> Lanes {
     let mut r = [0.0; LANES];
-    let mut tie = 0;
+    let mut special = 0;
     for i in 0..LANES {
         let s = flush(a[i]) + flush(b[i]);
-        tie |= is_tie(s);
-        r[i] = sel(s.is_nan(), NAN, round_no_tie(s));
+        special |= is_special(s);
+        r[i] = round_plain(s);
     }
-    if tie != 0 {
+    if special != 0 {
         return map2(a, b, |a, b| add_rounded1(flush(a), flush(b)));
     }
     r
 }
 
-/// MUL.
+/// MUL (a NaN product of two numbers, inf * 0, is special and goes the full way).
 #[inline(always)]
 pub(crate) fn mul(a: &Lanes, b: &Lanes) -> Lanes {
     let mut r = [0.0; LANES];
-    let mut tie = 0;
+    let mut special = 0;
     for i in 0..LANES {
-        let (x, y) = (flush(a[i]), flush(b[i]));
-        let p = x * y;
-        tie |= is_tie(p);
-        // A NaN product of two numbers is inf * 0 = 0.
-        let nan = sel(x.is_nan() | y.is_nan(), NAN, 0.0);
-        r[i] = sel(p.is_nan(), nan, round_no_tie(p));
+        let p = flush(a[i]) * flush(b[i]);
+        special |= is_special(p);
+        r[i] = round_plain(p);
     }
-    if tie != 0 {
+    if special != 0 {
         return map2(a, b, mul1);
     }
     r
@@ -175,13 +176,13 @@ pub(crate) fn mad(a: &Lanes, b: &Lanes, c: &Lanes) -> Lanes {
 #[inline(always)]
 fn add_rounded(a: &Lanes, b: &Lanes) -> Lanes {
     let mut r = [0.0; LANES];
-    let mut tie = 0;
+    let mut special = 0;
     for i in 0..LANES {
         let s = a[i] + b[i];
-        tie |= is_tie(s);
-        r[i] = sel(s.is_nan(), NAN, round_no_tie(s));
+        special |= is_special(s);
+        r[i] = round_plain(s);
     }
-    if tie != 0 {
+    if special != 0 {
         return map2(a, b, add_rounded1);
     }
     r
