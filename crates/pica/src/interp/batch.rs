@@ -159,8 +159,8 @@ impl<'p> Interpreter<'p> {
             for r in 0..16 {
                 if usage.inputs & (1 << r) != 0 {
                     for (lane, input) in ins.iter().enumerate() {
-                        for c in 0..4 {
-                            regs.file[r][c][lane] = input[r][c];
+                        for (c, x) in input[r].iter().enumerate() {
+                            regs.file[r][c][lane] = *x;
                         }
                     }
                 }

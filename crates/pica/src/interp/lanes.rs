@@ -306,6 +306,9 @@ mod tests {
         v
     }
 
+    type Scalar3 = fn(f32, f32, f32) -> f32;
+    type Dot = fn([f32; 4], [f32; 4]) -> f32;
+
     fn same(a: f32, b: f32) -> bool {
         a.to_bits() == b.to_bits()
     }
@@ -318,7 +321,7 @@ mod tests {
             let a: Lanes = std::array::from_fn(|i| v[(k + i) % n]);
             let b: Lanes = std::array::from_fn(|i| v[(k * 7 + i * 13 + 1) % n]);
             let c: Lanes = std::array::from_fn(|i| v[(k * 3 + i * 5 + 2) % n]);
-            let checks: [(&str, Lanes, fn(f32, f32, f32) -> f32); 9] = [
+            let checks: [(&str, Lanes, Scalar3); 9] = [
                 ("add", add(&a, &b), |a, b, _| f::add(a, b)),
                 ("mul", mul(&a, &b), |a, b, _| f::mul(a, b)),
                 ("mad", mad(&a, &b, &c), f::mad),
@@ -345,7 +348,7 @@ mod tests {
             }
             let a4 = [a, b, c, a];
             let b4 = [c, a, b, b];
-            let dots: [(&str, Lanes, fn([f32; 4], [f32; 4]) -> f32); 3] =
+            let dots: [(&str, Lanes, Dot); 3] =
                 [("dp3", dp3(&a4, &b4), f::dp3), ("dp4", dp4(&a4, &b4), f::dp4), ("dph", dph(&a4, &b4), f::dph)];
             for (name, got, want) in dots {
                 for i in 0..LANES {
