@@ -1,7 +1,8 @@
 //! Interpreter throughput in PICA instructions per second (one core), on three corpus shaders:
 //! a simple transform, per-vertex lighting, and the loop-subdivision geometry shader, which reads
 //! its vertex array through a0 relative addressing; plus a synthetic skinning vertex shader
-//! (four bone matrices picked with MOVA and read as c[a0.x + k]).
+//! (four bone matrices picked with MOVA and read as c[a0.x + k]). The two vertex shaders also run
+//! through `Interpreter::run_batch` (`*_batch`), on the same inputs in the same run.
 //!
 //! `cargo bench -p pica --bench interp -- --warm-up-time 1 --measurement-time 3`
 //! Criterion's "thrpt" column is instructions per second (elements = instructions executed).
@@ -112,6 +113,14 @@ fn bench_vertex(c: &mut C, label: &str, file: &str) {
     let mut g = group(c);
     g.throughput(Throughput::Elements(steps));
     g.bench_function(label, |b| b.iter(|| run_all(&mut it, shader.entry, &inputs)));
+    // The same vertices through the batched path, beside it.
+    let mut outputs = vec![[[0.0; 4]; 16]; inputs.len()];
+    g.bench_function(format!("{label}_batch"), |b| {
+        b.iter(|| {
+            assert!(it.run_batch(shader.entry, &inputs, &mut outputs).is_empty());
+            std::hint::black_box(&outputs);
+        })
+    });
     g.finish();
 }
 

@@ -183,11 +183,11 @@ fn execute(args: &RunArgs) -> anyhow::Result<String> {
             if input.counts.is_some() {
                 bail!("{}: \"counts\" is for variable-mode geometry shaders only", args.input.display());
             }
-            let mut vertices = Vec::with_capacity(input.vertices.len());
-            for (n, v) in input.vertices.iter().enumerate() {
-                let o = it.run(shader.entry, v).with_context(|| format!("{name}: vertex {n}"))?;
-                vertices.push(OutVertex::build(&shader, &o, &regs, args));
+            let mut outputs = vec![[[0.0; 4]; 16]; input.vertices.len()];
+            if let Some((n, e)) = it.run_batch(shader.entry, &input.vertices, &mut outputs).into_iter().next() {
+                return Err(anyhow::Error::new(e).context(format!("{name}: vertex {n}")));
             }
+            let vertices: Vec<OutVertex> = outputs.iter().map(|o| OutVertex::build(&shader, o, &regs, args)).collect();
             serde_json::to_string(&Vertices { vertices })?
         }
     };

@@ -203,13 +203,31 @@ impl<'p> Interpreter<'p> {
             AddrIndex::A0y => self.a0[1],
             AddrIndex::AL => self.al,
         };
-        let off = if (-128..=127).contains(&off) { off } else { 0 };
-        let index = ((s.reg as i32 - 0x20 + off) & 0x7F) as usize;
-        if index > 95 {
-            &ONES
-        } else {
-            &self.regs[0x20 + index]
+        match relative_index(s.reg, off) {
+            Some(index) => &self.regs[0x20 + index],
+            None => &ONES,
         }
+    }
+
+    /// The program being run.
+    pub(super) fn program(&self) -> &'p Program {
+        self.program
+    }
+
+    /// Float uniform `c{index}` (index < 96).
+    #[inline(always)]
+    pub(super) fn constant(&self, index: usize) -> &Vec4 {
+        &self.regs[0x20 + index]
+    }
+
+    #[inline(always)]
+    pub(super) fn bool_uniform(&self, b: u8) -> bool {
+        self.bools[b as usize & 15]
+    }
+
+    #[inline(always)]
+    pub(super) fn int_uniform(&self, i: u8) -> [u8; 4] {
+        self.int[i as usize & 3]
     }
 
     #[inline(always)]
@@ -420,6 +438,17 @@ impl<'p> Interpreter<'p> {
             other => unreachable!("Op::Alu holds a plain arithmetic opcode, not {other:?}"),
         }
     }
+}
+
+/// The constant (index from c0) that source register `reg` (0x20-0x7F) names with offset `off`
+/// added, or `None` for an index past c95, which reads (1, 1, 1, 1). An offset outside
+/// -128..=127 is ignored; the sum is masked to 7 bits (specs/pica200-facts.md, relative
+/// addressing).
+#[inline(always)]
+pub(super) fn relative_index(reg: u8, off: i32) -> Option<usize> {
+    let off = if (-128..=127).contains(&off) { off } else { 0 };
+    let index = ((reg as i32 - 0x20 + off) & 0x7F) as usize;
+    (index <= 95).then_some(index)
 }
 
 /// One CMP operator on two values as they are (no flushing; IEEE comparisons, NaN unordered).

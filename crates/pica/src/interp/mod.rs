@@ -11,14 +11,17 @@
 //! assert_eq!(it.run(0, &inputs).unwrap()[0], [1.0, 2.0, 3.0, 4.0]);
 //! ```
 
+mod batch;
 mod exec;
 pub mod f24ops;
 mod flow;
 mod geometry;
+mod lanes;
 mod program;
 mod shader;
 
 pub use exec::{Interpreter, RunError, ShaderKind, Uniforms, Vec4, DEFAULT_STEP_LIMIT, MAX_PRIMITIVES};
 pub use geometry::{run_geometry, GeometryError, GeometryMode, Primitive};
+pub use lanes::LANES;
 pub use program::{Invalid, Program, ProgramError, MAX_CODE_WORDS, MAX_DESCRIPTORS};
 pub use shader::{LoadError, OutputSemantic, Shader};

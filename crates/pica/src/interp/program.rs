@@ -149,6 +149,56 @@ pub enum Invalid {
 pub struct Program {
     pub(crate) ops: Vec<Op>,
     words: Vec<u32>,
+    pub(crate) usage: Usage,
+}
+
+/// The lane-wise registers any instruction names (bit N = register N): the batched executor
+/// loads only the inputs read, clears only the temporaries read and the outputs written, and
+/// writes zero for the other outputs, which is what a full reset would leave there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Usage {
+    pub inputs: u16,
+    pub temps: u16,
+    pub outputs: u16,
+}
+
+impl Usage {
+    fn of(ops: &[Op]) -> Usage {
+        let mut u = Usage::default();
+        let mut src = |s: &Src| match s.reg {
+            0x00..=0x0F => u.inputs |= 1 << s.reg,
+            0x10..=0x1F => u.temps |= 1 << (s.reg - 0x10),
+            _ => {}
+        };
+        let mut dsts = Vec::new();
+        for op in ops {
+            match op {
+                Op::Alu { dst, s1, s2, .. } => {
+                    src(s1);
+                    src(s2);
+                    dsts.push(*dst);
+                }
+                Op::Mad { dst, s1, s2, s3, .. } => {
+                    src(s1);
+                    src(s2);
+                    src(s3);
+                    dsts.push(*dst);
+                }
+                Op::Mova { s1, .. } => src(s1),
+                Op::Cmp { s1, s2, .. } => {
+                    src(s1);
+                    src(s2);
+                }
+                _ => {}
+            }
+        }
+        for d in dsts {
+            if d >= OUTPUT_BASE {
+                u.outputs |= 1 << (d - OUTPUT_BASE);
+            }
+        }
+        u
+    }
 }
 
 fn dst_index(dst: DstReg) -> u8 {
@@ -171,8 +221,9 @@ impl Program {
         if descriptors.len() > MAX_DESCRIPTORS {
             return Err(ProgramError::TooManyDescriptors(descriptors.len()));
         }
-        let ops = code.iter().map(|&w| decode(Instruction::decode(w), descriptors)).collect();
-        Ok(Program { ops, words: code.to_vec() })
+        let ops: Vec<Op> = code.iter().map(|&w| decode(Instruction::decode(w), descriptors)).collect();
+        let usage = Usage::of(&ops);
+        Ok(Program { ops, words: code.to_vec(), usage })
     }
 
     /// The number of instruction words.
