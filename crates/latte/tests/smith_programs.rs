@@ -1,6 +1,6 @@
 //! `latte::smith` programs: each assembles back from its disassembly to the same words,
 //! decodes to itself, and runs on random inputs to its end without an error (no step-budget
-//! stop: every loop is bounded). SMITH_PROGRAMS sets the count (default 10,000, the full CI
+//! stop: every loop is bounded). LATTE_SMITH_PROGRAMS sets the count (default 10,000, the full CI
 //! run; measured on a 2-core machine shared with other builds: about 8 s in release).
 
 use arbitrary::Unstructured;
@@ -24,7 +24,7 @@ fn bytes(seed: u64, n: usize) -> Vec<u8> {
 
 #[test]
 fn smith_programs_round_trip_and_run_to_their_end() {
-    let count = testkit::count("SMITH_PROGRAMS", 10_000);
+    let count = testkit::count("LATTE_SMITH_PROGRAMS", if testkit::quick() { 1_000 } else { 10_000 });
     let start = std::time::Instant::now();
     let (mut classes, mut cf_ops, mut alu_cf) = (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
     let (mut invs_run, mut exports, mut killed, mut rel) = (0usize, 0usize, 0usize, 0usize);
