@@ -1,4 +1,4 @@
-//! The `shaderport` binary end to end: the command-line contracts of the issues (flags, output
+//! The `shaderport` binary end to end: the command-line contracts (flags, output
 //! formats, error lines, exit codes), run on corpus files.
 
 use std::path::PathBuf;

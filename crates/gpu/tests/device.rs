@@ -618,7 +618,7 @@ fn exact_keeps_the_sign_of_zero_where_a_constant_write_is_skipped() {
 /// `verify` in `exact` on smith programs (fixed seeds; one in five a geometry shader; every
 /// seventh through the forced dispatch loop, the others straight or structured as chosen), 64
 /// input sets each: 0 mismatched bits.
-/// SMITH_PROGRAMS overrides the count (default 200; the issue asks for 2,000: `SMITH_PROGRAMS=2000`). Pipeline creation on lavapipe dominates,
+/// SMITH_PROGRAMS overrides the count (default 200; the full test run sets `SMITH_PROGRAMS=2000`). Pipeline creation on lavapipe dominates,
 /// so the programs are spread over the available cores.
 /// The program of tests/data/ifc40.v.pica (40 consecutive IFC blocks, each a few float ops and a
 /// MOV, then a classification tail), assembled from picasso syntax: bit for bit in `exact`,

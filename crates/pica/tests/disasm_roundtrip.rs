@@ -1,4 +1,4 @@
-//! Issue 2, "Done when": `shaderport pica disasm` of every golden .shbin assembles back to
+//! `shaderport pica disasm` of every golden .shbin assembles back to
 //! identical bytes. The golden files are picasso 2.7.1 outputs (corpus/pica/SOURCES.md).
 
 use pica::disasm::{disassemble, disassemble_with};

@@ -5,7 +5,7 @@
 //! `cargo bench -p translate --bench translate -- --warm-up-time 1 --measurement-time 3`
 //!
 //! Before criterion's groups, one-shot summaries print per-shader medians of both paths measured
-//! in the same run (the ratio the issue asks for) and the instruction counts. glslangValidator
+//! in the same run (the ratio that counts) and the instruction counts. glslangValidator
 //! is timed per process, as a GLSL pipeline that calls it pays; its start-up alone (the same
 //! command on an empty shader) is printed too, and the ratio net of it.
 

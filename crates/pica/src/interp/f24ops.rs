@@ -2,7 +2,7 @@
 //!
 //! Values travel as `f32` holding an exact float24 value (every float24 is an f32; see
 //! `float24.rs`). Each operation below uses only exactly rounded f32 add, sub and mul, integer
-//! arithmetic and bit manipulation, so the translator (issue 4, `exact` mode) can emit the same
+//! arithmetic and bit manipulation, so the translator (`exact` mode) can emit the same
 //! steps as shader code and get the same bits. Where a step uses an f32 division or square root it
 //! is only a first guess that an exact integer test then corrects, so an inexact GPU division gives
 //! the same result. The rules (docs/pica-float.md):
