@@ -148,16 +148,7 @@ pub fn file_stem(p: &Picked, several_models: bool) -> String {
 
 /// Deterministic bytes for seed `seed` (splitmix64), the source of random inputs.
 pub fn random_bytes(seed: u64, n: usize) -> Vec<u8> {
-    let mut x = seed;
-    (0..n)
-        .map(|_| {
-            x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = x;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            (z ^ (z >> 31)) as u8
-        })
-        .collect()
+    pica::smith::Rng::new(seed).bytes(n)
 }
 
 /// Verifies materials on the device: `pixels` random pixels each with the material's own

@@ -28,6 +28,11 @@ impl Rng {
     pub fn next_u32(&mut self) -> u32 {
         (self.next_u64() >> 32) as u32
     }
+    /// `n` random bytes, the low byte of each next [`Rng::next_u64`] (for `arbitrary`'s
+    /// `Unstructured` and other byte-fed generators).
+    pub fn bytes(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| self.next_u64() as u8).collect()
+    }
     /// A value below `n` (0 when `n` is 0).
     pub fn below(&mut self, n: u64) -> u64 {
         self.next_u64() % n.max(1)
