@@ -434,15 +434,16 @@ impl<'p> Interpreter<'p> {
                 });
                 write(regs, dst, mask, lanes, &v);
             }
-            Opcode::Ex2 | Opcode::Lg2 | Opcode::Rcp | Opcode::Rsq => {
+            Opcode::Rcp | Opcode::Rsq => {
                 if mask != 0 {
-                    let f: fn(f32) -> f32 = match op {
-                        Opcode::Ex2 => f::ex2,
-                        Opcode::Lg2 => f::lg2,
-                        Opcode::Rcp => f::rcp,
-                        _ => f::rsq,
-                    };
-                    let v = scalar_x(regs, f);
+                    let a = self.lanes_of(regs, al, s1, 0);
+                    let v = if op == Opcode::Rcp { l::rcp(&a) } else { l::rsq(&a) };
+                    splat(regs, v);
+                }
+            }
+            Opcode::Ex2 | Opcode::Lg2 => {
+                if mask != 0 {
+                    let v = scalar_x(regs, if op == Opcode::Ex2 { f::ex2 } else { f::lg2 });
                     splat(regs, v);
                 }
             }

@@ -246,6 +246,79 @@ pub(crate) fn flr(a: &Lanes) -> Lanes {
     })
 }
 
+/// The float24 rounding (17 significant bits, to nearest) of an f64 `y` that approximates a
+/// reciprocal or reciprocal square root to within a few f64 ulps, and 1 when `y` lies within
+/// 16 ulps of a float24 half-way point: only then could the approximation and the exact value
+/// round differently. The exact results of RCP and RSQ are never half-way values (`f24ops::rcp`,
+/// `f24ops::rsq`), so half-up rounding of the bits is the rule elsewhere. 64-bit integer adds,
+/// masks and shifts only (SSE2 has them; it has no 64-bit comparison, hence the shift test).
+#[inline(always)]
+fn round_recip(y: f64) -> (f32, u32) {
+    const DROP: u64 = (1 << 36) - 1; // f64 keeps 52 fraction bits, float24 16: 36 go.
+    const HALF: u64 = 1 << 35;
+    let bits = y.to_bits();
+    let near = (((bits.wrapping_sub(HALF - 16) & DROP) >> 5) as u32 == 0) as u32;
+    let r = f64::from_bits(bits.wrapping_add(HALF) & !DROP);
+    // 17 significant bits in the f32 range: the conversion is exact.
+    (r as f32, near)
+}
+
+/// The input bits RCP and RSQ look at: the float24 part of the flushed value (the scalar
+/// operations read the 16 significand bits below bit 7 and ignore the rest). A NaN whose payload
+/// lies in the low bits reads as infinity here: the callers test NaN on the flushed value.
+#[inline(always)]
+fn recip_input(a: f32) -> f32 {
+    f32::from_bits(flush(a).to_bits() & !0x7F)
+}
+
+/// RCP: `1 / a` in f64 (a correctly rounded division of an exact input), rounded to float24 by
+/// [`round_recip`]. Zero, infinity and NaN take their results by selection; a lane near a
+/// half-way point, or a finite input of 2^64 or more (not a float24 value; the scalar operation's
+/// exponent arithmetic is not meant for it), sends the operation to [`super::f24ops::rcp`].
+#[inline(always)]
+pub(crate) fn rcp(a: &Lanes) -> Lanes {
+    let mut r = [0.0; LANES];
+    let mut special = 0;
+    for i in 0..LANES {
+        let x = recip_input(a[i]);
+        let nan = flush(a[i]).is_nan();
+        let (v, near) = round_recip(1.0 / x as f64);
+        let mag = x.to_bits() & 0x7FFF_FFFF;
+        // 2^64 <= |x| < infinity, as one unsigned comparison.
+        special |= near | (mag.wrapping_sub(0x5F80_0000) < 0x7F80_0000 - 0x5F80_0000) as u32;
+        let v = finish(v);
+        let v = sel(x == 0.0, f32::INFINITY, sel(mag == 0x7F80_0000, 0.0, v));
+        r[i] = sel(nan, NAN, v);
+    }
+    if special != 0 {
+        return map1(a, super::f24ops::rcp);
+    }
+    r
+}
+
+/// RSQ: `1 / sqrt(a)` in f64 (a square root and a division, each correctly rounded: within
+/// two f64 ulps of the exact value), rounded to float24 by [`round_recip`]. Zero, infinity,
+/// negative inputs and NaN take their results by selection; a lane near a half-way point sends
+/// the operation to [`super::f24ops::rsq`].
+#[inline(always)]
+pub(crate) fn rsq(a: &Lanes) -> Lanes {
+    let mut r = [0.0; LANES];
+    let mut special = 0;
+    for i in 0..LANES {
+        let x = recip_input(a[i]);
+        let nan = flush(a[i]).is_nan();
+        let (v, near) = round_recip(1.0 / (x as f64).sqrt());
+        special |= near;
+        let v = finish(v);
+        let v = sel(x == 0.0, f32::INFINITY, sel(x == f32::INFINITY, 0.0, v));
+        r[i] = sel(nan | (x < 0.0), NAN, v);
+    }
+    if special != 0 {
+        return map1(a, super::f24ops::rsq);
+    }
+    r
+}
+
 /// Negation of every lane (a sign flip, NaN included, as the scalar `-x`).
 #[inline(always)]
 pub(crate) fn neg(a: &mut Lanes) {
@@ -258,6 +331,7 @@ pub(crate) fn neg(a: &mut Lanes) {
 mod tests {
     use super::super::f24ops as f;
     use super::*;
+    use crate::float24::F24;
 
     /// Values that hit every branch of the scalar operations: zeros, subnormals, the normal
     /// limits, ties, large values, infinities and NaNs (with payloads), plus a pseudo-random
@@ -289,6 +363,13 @@ mod tests {
             f32::from_bits(0x3F80_0040),
             f32::from_bits(0x3F80_00C0),
             f32::from_bits(0x3F80_0041),
+            // Past the float24 range and at its top, where RCP takes the scalar way.
+            f32::from_bits(0x5F7F_FF80),
+            f32::from_bits(0x5F80_0000),
+            f32::from_bits(0x7F7F_FFFF),
+            -f32::MAX,
+            f32::MIN_POSITIVE,
+            -4.0,
         ];
         let mut s = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..4000 {
@@ -321,7 +402,9 @@ mod tests {
             let a: Lanes = std::array::from_fn(|i| v[(k + i) % n]);
             let b: Lanes = std::array::from_fn(|i| v[(k * 7 + i * 13 + 1) % n]);
             let c: Lanes = std::array::from_fn(|i| v[(k * 3 + i * 5 + 2) % n]);
-            let checks: [(&str, Lanes, Scalar3); 9] = [
+            let checks: [(&str, Lanes, Scalar3); 11] = [
+                ("rcp", rcp(&a), |a, _, _| f::rcp(a)),
+                ("rsq", rsq(&a), |a, _, _| f::rsq(a)),
                 ("add", add(&a, &b), |a, b, _| f::add(a, b)),
                 ("mul", mul(&a, &b), |a, b, _| f::mul(a, b)),
                 ("mad", mad(&a, &b, &c), f::mad),
@@ -355,6 +438,81 @@ mod tests {
                     let (x, y) = (a4.map(|l| l[i]), b4.map(|l| l[i]));
                     assert!(same(got[i], want(x, y)), "{name}({x:?}, {y:?})");
                 }
+            }
+        }
+    }
+
+    /// RCP and RSQ on every float24 bit pattern (both signs, subnormals, infinities, NaNs). This
+    /// holds every significand (with both exponent parities for RSQ) and so the inputs whose exact
+    /// results lie nearest a float24 half-way point: the test also finds how near the f64
+    /// approximations come to one, in f64 ulps (45,064 when this was written), and checks that it
+    /// is past the window in which `round_recip` hands an operation to the scalar way (so the f64
+    /// rounding alone decides for every input; the window is a safeguard). Then raw f32 patterns
+    /// (bits below float24 precision, magnitudes past its range), pseudo-random.
+    #[test]
+    fn lane_rcp_and_rsq_match_scalar_on_every_float24_input() {
+        let check = |x: &Lanes| {
+            let (r, q) = (rcp(x), rsq(x));
+            for i in 0..LANES {
+                assert!(
+                    same(r[i], f::rcp(x[i])),
+                    "rcp({:?} = {:#x}) = {:?}, scalar {:?}",
+                    x[i],
+                    x[i].to_bits(),
+                    r[i],
+                    f::rcp(x[i])
+                );
+                assert!(
+                    same(q[i], f::rsq(x[i])),
+                    "rsq({:?} = {:#x}) = {:?}, scalar {:?}",
+                    x[i],
+                    x[i].to_bits(),
+                    q[i],
+                    f::rsq(x[i])
+                );
+            }
+        };
+        let mut nearest = u64::MAX;
+        for chunk in 0..(1u32 << 24) / LANES as u32 {
+            let x: Lanes = std::array::from_fn(|i| F24::from_bits(chunk * LANES as u32 + i as u32).to_f32());
+            for &x in &x {
+                let x = recip_input(x);
+                if x.is_finite() && x > 0.0 {
+                    nearest = nearest.min(half_distance(1.0 / x as f64)).min(half_distance(1.0 / (x as f64).sqrt()));
+                }
+            }
+            check(&x);
+        }
+        assert!(nearest > 16, "an f64 approximation within {nearest} ulps of a half-way point");
+        let mut s = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..20_000 {
+            let x: Lanes = std::array::from_fn(|_| {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                f32::from_bits(s as u32)
+            });
+            check(&x);
+        }
+    }
+
+    /// How many f64 ulps `y` lies from the nearest float24 half-way point.
+    fn half_distance(y: f64) -> u64 {
+        let d = y.to_bits() & ((1 << 36) - 1);
+        d.abs_diff(1 << 35)
+    }
+
+    /// `round_recip` around a half-way point: flagged within 16 ulps on either side, rounded
+    /// to the nearer float24 value outside.
+    #[test]
+    fn round_recip_flags_values_near_half_way() {
+        let half = f64::from_bits(1.5f64.to_bits() + (1 << 35)); // between 1.5 and 1.5 + 2^-16
+        for k in -40i64..=40 {
+            let y = f64::from_bits((half.to_bits() as i64 + k) as u64);
+            let (r, near) = round_recip(y);
+            assert_eq!(near == 1, (-16..16).contains(&k), "{k}");
+            if k.abs() > 16 {
+                assert_eq!(r, if k > 0 { 1.5 + 1.0 / 65536.0 } else { 1.5 }, "{k}");
             }
         }
     }
