@@ -379,9 +379,10 @@ impl Oracle<'_> {
         Ok((best.unwrap_or_default(), true))
     }
 
-    /// On lavapipe the storage writes of the first render pass of a process did not reach
-    /// the host (every later pass's did; observed, cause not found): one throwaway pass first,
-    /// whose writes are then required to arrive.
+    /// On lavapipe the storage writes of the first render pass of a process often did not
+    /// reach the host, and now and then a later pass's did not either (observed, cause not
+    /// found; more often with two tests of the binary on the device at once): throwaway passes
+    /// first, until one's writes arrive (at most five; one of them must).
     fn warm_up(&self) {
         let vs = source::compile(
             "#version 330 core\n#extension GL_ARB_shader_storage_buffer_object : require\n\
@@ -410,10 +411,17 @@ impl Oracle<'_> {
                 })
                 .unwrap()
         };
-        let first = run(0);
-        let second = run(1);
-        eprintln!("warm-up pass: {first:?}, then {second:?}");
-        assert_eq!(second, [vec![42; 4]], "the harness's storage writes reach the host");
+        let passes: Vec<Vec<Vec<u32>>> = (0..5)
+            .scan(false, |done, k| {
+                (!*done).then(|| {
+                    let out = run(k);
+                    *done = out == [vec![42; 4]];
+                    out
+                })
+            })
+            .collect();
+        eprintln!("warm-up passes: {passes:?}");
+        assert_eq!(passes.last(), Some(&vec![vec![42; 4]]), "the harness's storage writes reach the host");
     }
 
     fn vertex(&self, t: &Test) -> Result<Outcome, String> {
@@ -822,8 +830,9 @@ fn every_latte_mesa_test_agrees_with_its_glsl_on_the_device() {
     let (report, failures, compared) = run_all(&gpu, Config::default(), only.as_ref().map(|_| names.as_slice()));
     eprintln!("{report}\n{:.1} s", start.elapsed().as_secs_f64());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    // Not vacuous: the 28 vertex stages that can run (t17/t18 write the ESGS ring) compared.
-    assert!(only.is_some() || compared >= 28, "only {compared} stages compared anything:\n{report}");
+    // Not vacuous: the 28 vertex stages that can run (t17/t18 write the ESGS ring) and the 21
+    // pixel stages that are not blocked (13 agreeing, 8 open) compared.
+    assert!(only.is_some() || compared >= 28 + 21, "only {compared} stages compared anything:\n{report}");
 }
 
 /// Two tests whose vertex programs multiply with MUL_IEEE and agree exactly when the
