@@ -8,17 +8,19 @@
 //! [`GlslShape::Grid`] covers a `width` × `height` target with a quad (z 0.5, w 1) so that
 //! every pixel runs the fragment stage under test, in 2x2 quads.
 //!
-//! The input words are visible to the stage that writes the results only: on lavapipe a
-//! read-only storage binding visible to the vertex stage (used or not) made the vertex stage's
-//! storage writes disappear, with no error.
+//! The input words of a draw share the one storage binding with its output words (they follow
+//! the outputs): on lavapipe a second storage binding in the layout, used or not, read-only or
+//! not, made the storage writes of the stage under test disappear, with no error (the vertex
+//! stage's with the binding visible to it, the fragment stage's every time: a fragment shader
+//! that declares binding 31 only wrote with that one binding in the layout and never with
+//! binding 30 added).
 
 use crate::{Gpu, GpuError};
 
-/// Binding numbers at or above this are the harness's: the input words and the output words.
+/// Binding numbers at or above this are the harness's.
 pub const HARNESS_BINDING: u32 = 30;
-/// Binding of the read-only input words of a draw (`uint oracle_in[]`).
-pub const INPUT_BINDING: u32 = 30;
-/// Binding of the output words of a draw (`uint oracle_out[]`).
+/// Binding of the words of a draw (`uint oracle_out[]`): its [`GlslRun::output_words`] output
+/// words, then its [`GlslDraw::input`] words.
 pub const OUTPUT_BINDING: u32 = 31;
 
 /// What a texel is: the sample type of the texture binding.
@@ -59,7 +61,8 @@ pub struct GlslDraw {
     pub textures: Vec<GlslTexture>,
     /// Vertex attributes, `stride` words per vertex ([`GlslShape::Points`]).
     pub vertices: Vec<u32>,
-    /// Words at [`INPUT_BINDING`].
+    /// Input words, at [`OUTPUT_BINDING`] after the output words (from word
+    /// [`GlslRun::output_words`] on).
     pub input: Vec<u32>,
 }
 
@@ -169,10 +172,6 @@ impl Gpu {
                 count: None,
             });
         }
-        let has_input = run.draws.iter().any(|d| !d.input.is_empty());
-        if has_input {
-            entries.push(buffer_entry(INPUT_BINDING, wgpu::BufferBindingType::Storage { read_only: true }, out_stage));
-        }
         entries.push(buffer_entry(OUTPUT_BINDING, wgpu::BufferBindingType::Storage { read_only: false }, out_stage));
         let bgl =
             self.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries: &entries });
@@ -248,16 +247,15 @@ impl Gpu {
         }
 
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let out_slice = aligned(run.output_words as u64 * 4);
+        let in_words = run.draws.iter().map(|d| d.input.len()).max().unwrap_or(0);
+        let out_slice = aligned((run.output_words + in_words) as u64 * 4);
         let out_size = out_slice * run.draws.len() as u64;
-        let obuf = self.buffer(out_size, wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC);
-        let in_slice = run.draws.iter().map(|d| aligned(d.input.len() as u64 * 4)).max().unwrap_or(ALIGN);
-        let mut input_bytes = vec![0u8; (in_slice * run.draws.len() as u64) as usize];
+        let mut bytes = vec![0u8; out_size as usize];
         for (i, d) in run.draws.iter().enumerate() {
-            let at = i * in_slice as usize;
-            input_bytes[at..at + d.input.len() * 4].copy_from_slice(bytemuck::cast_slice(&d.input));
+            let at = i * out_slice as usize + run.output_words * 4;
+            bytes[at..at + d.input.len() * 4].copy_from_slice(bytemuck::cast_slice(&d.input));
         }
-        let ibuf = self.init_buffer(&input_bytes, wgpu::BufferUsages::STORAGE)?;
+        let obuf = self.init_buffer(&bytes, wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC)?;
         let sampler = self.device.create_sampler(&wgpu::SamplerDescriptor {
             address_mode_u: wgpu::AddressMode::Repeat,
             address_mode_v: wgpu::AddressMode::Repeat,
@@ -280,12 +278,6 @@ impl Gpu {
             for (tb, sb, view) in &views {
                 entries.push(wgpu::BindGroupEntry { binding: *tb, resource: wgpu::BindingResource::TextureView(view) });
                 entries.push(wgpu::BindGroupEntry { binding: *sb, resource: wgpu::BindingResource::Sampler(&sampler) });
-            }
-            if has_input {
-                entries.push(wgpu::BindGroupEntry {
-                    binding: INPUT_BINDING,
-                    resource: slice(&ibuf, i as u64 * in_slice, in_slice),
-                });
             }
             entries.push(wgpu::BindGroupEntry {
                 binding: OUTPUT_BINDING,

@@ -5,12 +5,13 @@
 //! of each test's operation class (docs/latte-oracle.md); the report (cases, exact matches, max
 //! ulp per test and stage) is printed and copied into docs/latte-oracle.md.
 //!
-//! Pixel programs are wired up but not compared yet: lavapipe drops this harness's
-//! fragment-stage storage writes (their rows read `0 of 64` sets; docs/latte-oracle.md "Device
-//! quirks"). Geometry programs are not run (no geometry stage in wgpu).
+//! Pixel programs: 21 run (64 sets of 8x8 pixels), 13 agree, 8 are reported open
+//! (`layout::pixel_open`: the harness's linkage, which the test requires to still disagree), 9
+//! are blocked with their reason. Geometry programs are not run (no geometry stage in wgpu).
 //!
-//! Cost: 43 s wall for this binary (both tests), 28 s for the main test, measured with
-//! MESA_SHADER_CACHE_DISABLE=true on the 2-core machine shared with other builds.
+//! Cost: 13 s wall for this binary (both tests), 12.8 s for the main test, measured with
+//! MESA_SHADER_CACHE_DISABLE=true on the 2-core machine shared with other builds (load
+//! average about 4).
 
 mod common;
 #[path = "latte_oracle/layout.rs"]
@@ -379,9 +380,10 @@ impl Oracle<'_> {
         Ok((best.unwrap_or_default(), true))
     }
 
-    /// On lavapipe the storage writes of the first render pass of a process did not reach
-    /// the host (every later pass's did; observed, cause not found): one throwaway pass first,
-    /// whose writes are then required to arrive.
+    /// On lavapipe the storage writes of the first render pass of a process often did not
+    /// reach the host, and now and then a later pass's did not either (observed, cause not
+    /// found; more often with two tests of the binary on the device at once): throwaway passes
+    /// first, until one's writes arrive (at most five; one of them must).
     fn warm_up(&self) {
         let vs = source::compile(
             "#version 330 core\n#extension GL_ARB_shader_storage_buffer_object : require\n\
@@ -410,10 +412,17 @@ impl Oracle<'_> {
                 })
                 .unwrap()
         };
-        let first = run(0);
-        let second = run(1);
-        eprintln!("warm-up pass: {first:?}, then {second:?}");
-        assert_eq!(second, [vec![42; 4]], "the harness's storage writes reach the host");
+        let passes: Vec<Vec<Vec<u32>>> = (0..5)
+            .scan(false, |done, k| {
+                (!*done).then(|| {
+                    let out = run(k);
+                    *done = out == [vec![42; 4]];
+                    out
+                })
+            })
+            .collect();
+        eprintln!("warm-up passes: {passes:?}");
+        assert_eq!(passes.last(), Some(&vec![vec![42; 4]]), "the harness's storage writes reach the host");
     }
 
     fn vertex(&self, t: &Test) -> Result<Outcome, String> {
@@ -567,7 +576,7 @@ impl Oracle<'_> {
             return Ok(Outcome::Blocked(why.into()));
         }
         let iface = source::interface(&t.frag);
-        let wrapped = match source::wrap_pixel(&t.frag, &iface, GRID) {
+        let wrapped = match source::wrap_pixel(&t.frag, &iface, GRID, GRID) {
             Ok(w) => w,
             Err(e) => return Ok(Outcome::Blocked(e)),
         };
@@ -766,11 +775,13 @@ fn run_all(gpu: &Gpu, config: Config, only: Option<&[&str]>) -> (String, Vec<Str
             match outcome {
                 Ok(Outcome::Ran(tally, class)) => {
                     let max = if tally.max_ulp == u64::MAX { "int/NaN".to_string() } else { tally.max_ulp.to_string() };
+                    let open = if stage == "ps" { layout::pixel_open(&t.name) } else { None };
                     let _ = writeln!(
                         report,
-                        "| {} | {stage} | {class:?} ({}) | {} of {}{} | {} | {} | {} | {max} |",
+                        "| {} | {stage} | {class:?} ({}){} | {} of {}{} | {} | {} | {} | {max} |",
                         t.name,
                         class.bound(),
+                        open.map(|why| format!("; open, {why}")).unwrap_or_default(),
                         sets() - tally.lost,
                         sets(),
                         if tally.reran { " (rerun)" } else { "" },
@@ -779,7 +790,14 @@ fn run_all(gpu: &Gpu, config: Config, only: Option<&[&str]>) -> (String, Vec<Str
                         tally.within
                     );
                     compared += (tally.cases > 0) as usize;
-                    if tally.within != tally.cases {
+                    if open.is_some() {
+                        if tally.cases == 0 || tally.within == tally.cases {
+                            failures.push(format!(
+                                "{} {stage}: listed open (layout::pixel_open) but {} of {} cases agree now",
+                                t.name, tally.within, tally.cases
+                            ));
+                        }
+                    } else if tally.within != tally.cases {
                         failures.push(format!(
                             "{} {stage}: {} of {} beyond {}; first: {}",
                             t.name,
@@ -813,8 +831,9 @@ fn every_latte_mesa_test_agrees_with_its_glsl_on_the_device() {
     let (report, failures, compared) = run_all(&gpu, Config::default(), only.as_ref().map(|_| names.as_slice()));
     eprintln!("{report}\n{:.1} s", start.elapsed().as_secs_f64());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    // Not vacuous: the 28 vertex stages that can run (t17/t18 write the ESGS ring) compared.
-    assert!(only.is_some() || compared >= 28, "only {compared} stages compared anything:\n{report}");
+    // Not vacuous: the 28 vertex stages that can run (t17/t18 write the ESGS ring) and the 21
+    // pixel stages that are not blocked (13 agreeing, 8 open) compared.
+    assert!(only.is_some() || compared >= 28 + 21, "only {compared} stages compared anything:\n{report}");
 }
 
 /// Two tests whose vertex programs multiply with MUL_IEEE and agree exactly when the

@@ -258,10 +258,11 @@ pub fn wrap_vertex(src: &str, iface: &Interface) -> Result<Wrapped, String> {
     Ok(Wrapped { glsl: g, out_slots: slots, in_slots: Vec::new() })
 }
 
-/// The pixel wrapper: the inputs come from `oracle_in` at the pixel's index, the source's
-/// main runs, then word 0 = 1 (the pixel was not discarded) and every output (by location,
-/// then gl_FragDepth when written) go to `oracle_out`.
-pub fn wrap_pixel(src: &str, iface: &Interface, width: u32) -> Result<Wrapped, String> {
+/// The pixel wrapper: the inputs come from `oracle_out` after the `width` x `height` pixels'
+/// output words (`gpu::glsl::OUTPUT_BINDING`: one storage binding, see glsl.rs), at the
+/// pixel's index; the source's main runs, then word 0 = 1 (the pixel was not discarded) and
+/// every output (by location, then gl_FragDepth when written) go to `oracle_out`.
+pub fn wrap_pixel(src: &str, iface: &Interface, width: u32, height: u32) -> Result<Wrapped, String> {
     let mut g = rewrite(src, iface, true)?;
     let mut in_slots = Vec::new();
     let mut load = String::new();
@@ -275,7 +276,7 @@ pub fn wrap_pixel(src: &str, iface: &Interface, width: u32) -> Result<Wrapped, S
             .map(|c| {
                 let at = in_slots.len();
                 in_slots.push((k, c));
-                format!("{conv}(oracle_in[i + {at}u])")
+                format!("{conv}(oracle_out[i + {at}u])")
             })
             .collect();
         load.push_str(&format!("    {} = {ctor}({});\n", v.name, parts.join(", ")));
@@ -302,13 +303,12 @@ pub fn wrap_pixel(src: &str, iface: &Interface, width: u32) -> Result<Wrapped, S
     let ran = slots.len();
     slots.push(Slot { name: "ran".into(), scalar: Scalar::Uint });
     let (ins, outs) = (in_slots.len().max(1), slots.len());
+    let first_in = outs as u32 * width * height;
     g.push_str(&format!(
-        "layout(std430, binding = {}) buffer OracleIn {{ uint oracle_in[]; }};\n\
-         layout(std430, binding = {}) buffer OracleOut {{ uint oracle_out[]; }};\n\
+        "layout(std430, binding = {}) buffer OracleOut {{ uint oracle_out[]; }};\n\
          void main() {{\n    uint p = uint(gl_FragCoord.y) * {width}u + uint(gl_FragCoord.x);\n    \
          uint o = p * {outs}u;\n    oracle_out[o + {ran}u] = 1u;\n    \
-         uint i = p * {ins}u;\n{load}    oracle_main();\n    oracle_out[o] = 1u;\n{body}}}\n",
-        gpu::glsl::INPUT_BINDING,
+         uint i = {first_in}u + p * {ins}u;\n{load}    oracle_main();\n    oracle_out[o] = 1u;\n{body}}}\n",
         gpu::glsl::OUTPUT_BINDING
     ));
     Ok(Wrapped { glsl: g, out_slots: slots, in_slots })
