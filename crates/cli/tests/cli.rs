@@ -135,6 +135,21 @@ fn demo_runs_and_every_check_passes() {
     let png = std::fs::read(dir.join("tev.png")).expect("the demo writes tev.png");
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     assert_eq!(u32::from_be_bytes(png[16..20].try_into().unwrap()), 128, "width");
+    // The ETC1 picture is the TEV picture through the lossy texture format: close, not equal.
+    assert!(text.contains("pica texture "), "{text}");
+    let rgb = |name: &str| {
+        let file = std::fs::File::open(dir.join(name)).expect(name);
+        let mut reader = png::Decoder::new(std::io::BufReader::new(file)).read_info().expect(name);
+        let mut buf = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut buf).expect(name);
+        assert_eq!((info.width, info.height, info.color_type), (128, 128, png::ColorType::Rgb), "{name}");
+        buf.truncate(info.buffer_size());
+        buf
+    };
+    let (tev, etc1) = (rgb("tev.png"), rgb("etc1.png"));
+    let mse = tev.iter().zip(&etc1).map(|(&a, &b)| (a as f64 - b as f64).powi(2)).sum::<f64>() / tev.len() as f64;
+    assert!(mse > 0.0, "ETC1 is lossy on this picture");
+    assert!(10.0 * (255.0f64 * 255.0 / mse).log10() > 30.0, "PSNR of etc1.png against tev.png, mse {mse}");
 }
 
 // `verify`'s time limit and environment.
