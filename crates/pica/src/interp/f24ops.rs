@@ -82,7 +82,7 @@ pub fn round(hi: f32, lo: impl FnOnce() -> f32) -> f32 {
 
 /// The exact error of `s = a + b` (Knuth's TwoSum; exact for any f32 inputs without overflow).
 #[inline(always)]
-fn two_sum_err(a: f32, b: f32, s: f32) -> f32 {
+pub(crate) fn two_sum_err(a: f32, b: f32, s: f32) -> f32 {
     let bb = s - a;
     let aa = s - bb;
     (a - aa) + (b - bb)
@@ -90,7 +90,7 @@ fn two_sum_err(a: f32, b: f32, s: f32) -> f32 {
 
 /// Splits an f32 into a high part with the top 12 significand bits and the exact rest.
 #[inline(always)]
-fn split(a: f32) -> (f32, f32) {
+pub(crate) fn split(a: f32) -> (f32, f32) {
     let hi = f32::from_bits(a.to_bits() & 0xFFFF_F000);
     (hi, a - hi)
 }
@@ -98,7 +98,7 @@ fn split(a: f32) -> (f32, f32) {
 /// The exact error of `p = a * b` (Dekker's product; both parts of each split have at most 12
 /// significant bits, so every partial product is exact in f32).
 #[inline(always)]
-fn two_prod_err(a: f32, b: f32, p: f32) -> f32 {
+pub(crate) fn two_prod_err(a: f32, b: f32, p: f32) -> f32 {
     let (ah, al) = split(a);
     let (bh, bl) = split(b);
     (((ah * bh - p) + ah * bl) + al * bh) + al * bl

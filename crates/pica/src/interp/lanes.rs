@@ -10,7 +10,7 @@
 //! fixed-size array loops, checked in the generated code (docs/pica-interp.md, "Batched
 //! execution").
 
-use super::f24ops::{MIN_NORMAL, NAN, OVERFLOW};
+use super::f24ops::{two_prod_err, two_sum_err, MIN_NORMAL, NAN, OVERFLOW};
 
 /// Vertices per batch: 32 measured faster than 8 and 16 on the four benchmark shaders
 /// (docs/pica-interp.md).
@@ -76,26 +76,6 @@ fn round(hi: f32, lo: f32) -> f32 {
     let up = (dropped > 0x40) | ((dropped == 0x40) & tie_up);
     let r = finish(f32::from_bits(kept.wrapping_add((up as u32) << 7)));
     sel(hi.is_nan(), NAN, r)
-}
-
-#[inline(always)]
-fn two_sum_err(a: f32, b: f32, s: f32) -> f32 {
-    let bb = s - a;
-    let aa = s - bb;
-    (a - aa) + (b - bb)
-}
-
-#[inline(always)]
-fn split(a: f32) -> (f32, f32) {
-    let hi = f32::from_bits(a.to_bits() & 0xFFFF_F000);
-    (hi, a - hi)
-}
-
-#[inline(always)]
-fn two_prod_err(a: f32, b: f32, p: f32) -> f32 {
-    let (ah, al) = split(a);
-    let (bh, bl) = split(b);
-    (((ah * bh - p) + ah * bl) + al * bh) + al * bl
 }
 
 #[inline(always)]
