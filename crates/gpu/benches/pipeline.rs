@@ -35,31 +35,13 @@ struct Case {
     glslang: Vec<u32>,
 }
 
-fn words(bytes: &[u8]) -> Vec<u32> {
-    bytes.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
-}
-
 /// glslangValidator's SPIR-V of our GLSL of the compute entry point.
 fn glslang(t: &Translation, entry: &str) -> Vec<u32> {
     let text = match t.write_entry(Target::Glsl, (naga::ShaderStage::Compute, entry)).expect("GLSL") {
         Output::Text(s) => s,
         Output::Words(_) => unreachable!("GLSL is text"),
     };
-    let dir = std::env::temp_dir().join(format!("shaderport_pipeline_bench_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let (src, spv) = (dir.join("shader.comp"), dir.join("shader.spv"));
-    std::fs::write(&src, text).expect("write GLSL");
-    let status = std::process::Command::new("glslangValidator")
-        .args(["-V", "--target-env", "vulkan1.1", "-o"])
-        .arg(&spv)
-        .arg(&src)
-        .output()
-        .expect("glslangValidator (apt-get install glslang-tools)")
-        .status;
-    assert!(status.success(), "glslangValidator rejected our GLSL");
-    let w = words(&std::fs::read(&spv).expect("read SPIR-V"));
-    let _ = std::fs::remove_dir_all(dir);
-    w
+    testkit::glslang_spirv(&text, "comp")
 }
 
 fn case(name: String, shbin: &Shbin, precision: Precision) -> Case {

@@ -80,21 +80,7 @@ fn main() {
             // glslangValidator's SPIR-V of our own GLSL for the same module, for comparison.
             let entry = (naga::ShaderStage::Compute, translate::pica::COMPUTE_ENTRY);
             let glsl = tr.write_entry(translate::Target::Glsl, entry).expect("glsl").to_bytes();
-            let dir = std::env::temp_dir().join(format!("pipeline_time_{}", std::process::id()));
-            std::fs::create_dir_all(&dir).expect("temp dir");
-            let (src, spv) = (dir.join("shader.comp"), dir.join("shader.spv"));
-            std::fs::write(&src, glsl).expect("write");
-            let ok = std::process::Command::new("glslangValidator")
-                .args(["-V", "--target-env", "vulkan1.1", "-o"])
-                .arg(&spv)
-                .arg(&src)
-                .output()
-                .expect("glslangValidator")
-                .status
-                .success();
-            assert!(ok, "glslangValidator rejected the GLSL");
-            let bytes = std::fs::read(&spv).expect("read");
-            let theirs: Vec<u32> = bytes.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+            let theirs = testkit::glslang_spirv(&String::from_utf8(glsl).expect("UTF-8"), "comp");
             let build = gpu.build_compute_pipeline(&theirs, "main").expect("pipeline");
             let t = std::time::Instant::now();
             gpu.run_compute(&theirs, "main", &block, &vec![0; n], 1, n).expect("run");
@@ -104,7 +90,6 @@ fn main() {
                 build.as_secs_f64(),
                 t.elapsed().as_secs_f64()
             );
-            let _ = std::fs::remove_dir_all(dir);
         }
     }
 }

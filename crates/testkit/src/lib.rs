@@ -107,6 +107,25 @@ pub fn glslang(files: &[PathBuf]) -> Option<String> {
     })
 }
 
+/// glslangValidator's Vulkan 1.1 SPIR-V words of one GLSL source (`ext` names the stage as the
+/// file extension does: "comp", "vert", "frag"). Panics when glslangValidator rejects it.
+pub fn glslang_spirv(glsl: &str, ext: &str) -> Vec<u32> {
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let dir = temp_dir(&format!("glslang-{}", CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)));
+    let (src, spv) = (dir.join(format!("shader.{ext}")), dir.join("shader.spv"));
+    std::fs::write(&src, glsl).expect("write GLSL");
+    let o = Command::new("glslangValidator")
+        .args(["-V", "--target-env", "vulkan1.1", "-o"])
+        .arg(&spv)
+        .arg(&src)
+        .output()
+        .expect("glslangValidator runs (apt-get install glslang-tools)");
+    assert!(o.status.success(), "glslangValidator rejected the GLSL: {}", String::from_utf8_lossy(&o.stdout));
+    let bytes = std::fs::read(&spv).expect("read SPIR-V");
+    let _ = std::fs::remove_dir_all(dir);
+    bytes.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
 /// A fresh folder for a test's files, below the system's temporary folder.
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("shaderport-{name}-{}", std::process::id()));
