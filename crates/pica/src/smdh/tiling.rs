@@ -1,9 +1,11 @@
 //! The icon pixel format and layout: RGB565 in 8x8 tiles, Morton order inside a tile.
 //!
-//! Kept to this one file so that it can give way to the texture module's tiling and RGB565
-//! codec without touching the rest of the SMDH code. Facts: smdh.md "Icon graphics" (the
-//! recursive 2x2 order of the buffer, 8x8 tiles), RGB565 with red in the high bits as the
-//! texture formats have it.
+//! The Morton order and the channel widening and rounding are the texture module's
+//! (`texture::morton`, `texture::packed`), as for the RGB565 texture format. Facts: smdh.md
+//! "Icon graphics" (the recursive 2x2 order of the buffer, 8x8 tiles), RGB565 with red in the
+//! high bits as the texture formats have it.
+
+use crate::texture::{expand, morton, quantize};
 
 /// Position in the tiled buffer of pixel (x, y) of an image `width` pixels wide (a multiple
 /// of 8): tiles left to right, top to bottom; inside a tile the bits of the index interleave
@@ -11,13 +13,7 @@
 /// (2,0)).
 pub(crate) fn tiled_index(x: usize, y: usize, width: usize) -> usize {
     let tile = (y / 8) * (width / 8) + x / 8;
-    let (tx, ty) = (x % 8, y % 8);
-    let mut morton = 0;
-    for bit in 0..3 {
-        morton |= ((tx >> bit) & 1) << (2 * bit);
-        morton |= ((ty >> bit) & 1) << (2 * bit + 1);
-    }
-    tile * 64 + morton
+    tile * 64 + morton::index((x % 8) as u32, (y % 8) as u32) as usize
 }
 
 /// Row-major pixels from the tiled buffer.
@@ -45,17 +41,14 @@ pub(crate) fn tile(linear: &[u16], width: usize, height: usize) -> Vec<u16> {
 /// RGB565 to 8-bit RGB, each channel widened by repeating its high bits (so 31 gives 255 and
 /// 0 gives 0).
 pub(crate) fn rgb565_to_rgb8(p: u16) -> [u8; 3] {
-    let r = (p >> 11) & 0x1F;
-    let g = (p >> 5) & 0x3F;
-    let b = p & 0x1F;
-    [((r << 3) | (r >> 2)) as u8, ((g << 2) | (g >> 4)) as u8, ((b << 3) | (b >> 2)) as u8]
+    let p = u32::from(p);
+    [expand((p >> 11) & 0x1F, 5), expand((p >> 5) & 0x3F, 6), expand(p & 0x1F, 5)]
 }
 
 /// 8-bit RGB to RGB565, each channel rounded to the nearest level. Every colour
 /// [`rgb565_to_rgb8`] gives comes back unchanged.
 pub(crate) fn rgb8_to_rgb565(c: [u8; 3]) -> u16 {
-    let q = |v: u8, levels: u32| ((u32::from(v) * levels + 127) / 255) as u16;
-    (q(c[0], 31) << 11) | (q(c[1], 63) << 5) | q(c[2], 31)
+    ((quantize(c[0], 5) << 11) | (quantize(c[1], 6) << 5) | quantize(c[2], 5)) as u16
 }
 
 #[cfg(test)]
