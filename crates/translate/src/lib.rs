@@ -24,6 +24,7 @@
 
 mod backend;
 mod builder;
+pub mod cache;
 pub mod gx_tev;
 pub mod pica;
 mod spv_post;

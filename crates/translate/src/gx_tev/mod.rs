@@ -164,3 +164,61 @@ pub fn translate(key: &TevKey, options: &Options) -> Result<Translation, Error> 
     let info = backend::validate(&module)?;
     Ok(Translation { module, info, texmaps: key.texmaps_used() })
 }
+
+/// One target's bytes of a TEV translation, with the texture maps it samples.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// What [`crate::Output::to_bytes`] gives for the target.
+    pub bytes: Vec<u8>,
+    /// The texture maps the module declares and samples (binding `TEXMAP_BINDING + k`).
+    pub texmaps: [bool; gx::key::TEXMAPS],
+    /// Whether it came from the cache.
+    pub hit: bool,
+}
+
+/// The cache key of a TEV translation: the key's stable bytes, the options and the target.
+pub fn cache_key(key: &TevKey, options: &Options, target: Target) -> crate::cache::Key {
+    crate::cache::Key::new("gx-tev")
+        .part(&key.to_bytes())
+        .part(&[options.compute_wrapper as u8])
+        .part(target.name().as_bytes())
+}
+
+/// Translates a TEV key and writes `target`, through `cache` when there is one: a hit reads the
+/// bytes from disk and translates nothing.
+///
+/// ```
+/// use translate::{gx_tev, Target};
+/// let key = gx::key::TevKey::new(&gx::TevState::default());
+/// let out = gx_tev::compile(None, &key, &gx_tev::Options::default(), Target::Wgsl)?;
+/// assert!(String::from_utf8(out.bytes).unwrap().contains("@fragment"));
+/// # Ok::<(), translate::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`translate`] and [`Translation::write`].
+pub fn compile(
+    cache: Option<&crate::cache::Cache>,
+    key: &TevKey,
+    options: &Options,
+    target: Target,
+) -> Result<Compiled, Error> {
+    let make = || -> Result<Compiled, Error> {
+        let t = translate(key, options)?;
+        Ok(Compiled { bytes: t.write(target)?.to_bytes(), texmaps: t.texmaps(), hit: false })
+    };
+    let Some(cache) = cache else { return make() };
+    let cache_key = cache_key(key, options, target);
+    if let Some(value) = cache.get(&cache_key) {
+        if let Some((&mask, bytes)) = value.split_first() {
+            let texmaps = std::array::from_fn(|k| mask & (1 << k) != 0);
+            return Ok(Compiled { bytes: bytes.to_vec(), texmaps, hit: true });
+        }
+    }
+    let out = make()?;
+    let mask = out.texmaps.iter().enumerate().fold(0u8, |m, (k, &used)| m | ((used as u8) << k));
+    let mut value = vec![mask];
+    value.extend_from_slice(&out.bytes);
+    let _ = cache.put(&cache_key, &value);
+    Ok(out)
+}

@@ -14,6 +14,7 @@
 //! every target with the options it was made with.
 
 mod abi;
+mod cached;
 mod exact;
 mod flow;
 mod gs;
@@ -21,6 +22,7 @@ mod ops;
 mod structured;
 
 pub use abi::{UniformBlock, REGS, UNIFORM_B_OFFSET, UNIFORM_I_OFFSET, UNIFORM_SIZE, UNIFORM_ZERO_OFFSET};
+pub use cached::{cache_key, compile, Compiled};
 pub use flow::{CALL_DEPTH, IF_DEPTH, LOOP_DEPTH, MAX_STEPS};
 pub use gs::{GS_IN_STRIDE, GS_MAX_PRIMS, GS_PRIM_VEC4S, GS_SCRATCH, GS_STRIDE};
 pub use structured::EXACT_MAX_LOOP_DEPTH;
