@@ -1,0 +1,103 @@
+//! A translation's result as the caller holds it: an opaque handle with the target's bytes and
+//! the interface, freed by `sp_output_free`.
+
+use std::ffi::c_char;
+
+use crate::ffi;
+
+/// A vertex shader.
+pub const SP_STAGE_VERTEX: u32 = 0;
+/// A fragment shader.
+pub const SP_STAGE_FRAGMENT: u32 = 1;
+/// A compute shader (PICA geometry programs: docs/abi.md "Geometry").
+pub const SP_STAGE_COMPUTE: u32 = 2;
+
+/// Not a PICA program: no control-flow translation to report.
+pub const SP_FLOW_NONE: u32 = 0;
+/// Straight code.
+pub const SP_FLOW_STRAIGHT: u32 = 1;
+/// Structured IF/LOOP/CALL.
+pub const SP_FLOW_STRUCTURED: u32 = 2;
+/// The dispatch loop over the program counter.
+pub const SP_FLOW_DISPATCH: u32 = 3;
+
+/// What the host needs to bind a translation (docs/abi.md has the bindings behind each field).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct SpInterface {
+    /// `SP_STAGE_*` of the entry point.
+    pub stage: u32,
+    /// The entry point's name, NUL-terminated, owned by the library (`"main"`).
+    pub entry_point: *const c_char,
+    /// PICA: the v registers read as vertex inputs, bit n = location n. TEV: 0.
+    pub input_mask: u32,
+    /// PICA: the o registers written at location = index, bit n = location n. TEV: 0.
+    pub output_mask: u32,
+    /// PICA: the o register written to the position builtin, or -1. TEV: -1.
+    pub position: i32,
+    /// `SP_FLOW_*`.
+    pub flow: u32,
+    /// TEV: the texture maps sampled, bit k = binding `1 + k` of group 0. PICA: 0.
+    pub texmap_mask: u32,
+    /// Bytes of the uniform block at group 0, binding 0.
+    pub uniform_size: u32,
+    /// 1 when the result was read from the cache.
+    pub from_cache: u32,
+}
+
+/// A translation's result (opaque): [`sp_output_bytes`], [`sp_output_interface`],
+/// [`sp_output_free`].
+pub struct SpOutput {
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) interface: SpInterface,
+}
+
+// SAFETY: the only pointer in it, `entry_point`, points to a static string: the handle may move
+// between threads and be read from several (Rust cannot see that through the raw pointer).
+unsafe impl Send for SpOutput {}
+// SAFETY: as for Send.
+unsafe impl Sync for SpOutput {}
+
+/// The name every entry point has (pica::ENTRY, gx_tev::ENTRY).
+pub(crate) const ENTRY_POINT: &std::ffi::CStr = c"main";
+
+/// The target's bytes (SPIR-V: little-endian words; text targets: UTF-8, no NUL), with their
+/// count in `*len`. Owned by the output: valid until [`sp_output_free`]. Null `output` gives
+/// null and 0.
+///
+/// # Safety
+/// Each pointer argument is null or valid for what its documentation says, for the length
+/// given, and not written by another thread during the call (docs/capi.md, "Pointers").
+#[no_mangle]
+pub unsafe extern "C" fn sp_output_bytes(output: *const SpOutput, len: *mut usize) -> *const u8 {
+    // SAFETY: `output` is null or a live handle of this library; `len` null or writable.
+    let output = unsafe { ffi::input(output, "output") }.ok();
+    let (ptr, n) = output.map_or((std::ptr::null(), 0), |o| (o.bytes.as_ptr(), o.bytes.len()));
+    // SAFETY: as above.
+    if let Some(len) = unsafe { ffi::out_ref(len) } {
+        *len = n;
+    }
+    ptr
+}
+
+/// The interface of the output, owned by it (valid until [`sp_output_free`]); null for null.
+///
+/// # Safety
+/// Each pointer argument is null or valid for what its documentation says, for the length
+/// given, and not written by another thread during the call (docs/capi.md, "Pointers").
+#[no_mangle]
+pub unsafe extern "C" fn sp_output_interface(output: *const SpOutput) -> *const SpInterface {
+    // SAFETY: `output` is null or a live handle of this library.
+    unsafe { ffi::input(output, "output") }.map_or(std::ptr::null(), |o| &o.interface)
+}
+
+/// Frees an output. Null is allowed and does nothing; freeing twice is undefined.
+///
+/// # Safety
+/// Each pointer argument is null or valid for what its documentation says, for the length
+/// given, and not written by another thread during the call (docs/capi.md, "Pointers").
+#[no_mangle]
+pub unsafe extern "C" fn sp_output_free(output: *mut SpOutput) {
+    // SAFETY: `output` is null or a handle this library gave out and the caller did not free.
+    drop(unsafe { ffi::take_box(output) });
+}
