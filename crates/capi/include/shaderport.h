@@ -177,7 +177,8 @@ typedef struct {
   uint8_t reg;
   // The semantic as the SHBIN output table and the GPU's output-map registers code it:
   // 0 position, 1 normal quaternion, 2 colour, 3 texcoord0, 4 texcoord0.w, 5 texcoord1,
-  // 6 texcoord2, 8 view.
+  // 6 texcoord2, 8 view. Other codes (picasso's 9, `dummy`) are kept: like every semantic
+  // but the position, the register is written at location = its index.
   uint8_t semantic;
 } SpPicaOutputMap;
 
@@ -330,24 +331,48 @@ const char *sp_version(void);
 // Opens (creating it if needed) the cache folder `dir` (UTF-8 path, NUL-terminated) with a cap
 // of `max_bytes` bytes of entries. On success `*cache` is a handle for `sp_cache_close`; on
 // failure it is null and the code is `SP_ERROR_IO` (or a pointer or argument error).
+//
+// # Safety
+// Each pointer argument is null or valid for what its documentation says, for the length
+// given, and not written by another thread during the call (docs/capi.md, "Pointers").
 int32_t sp_cache_open(const char *dir, uint64_t max_bytes, SpCache **cache, SpError *error);
 
 // Closes a cache handle (the folder stays). Null is allowed; no translation may be using the
 // handle.
+//
+// # Safety
+// Each pointer argument is null or valid for what its documentation says, for the length
+// given, and not written by another thread during the call (docs/capi.md, "Pointers").
 void sp_cache_close(SpCache *cache);
 
 // Writes the handle's counters to `*stats`.
+//
+// # Safety
+// Each pointer argument is null or valid for what its documentation says, for the length
+// given, and not written by another thread during the call (docs/capi.md, "Pointers").
 int32_t sp_cache_stats(const SpCache *cache, SpCacheStats *stats);
 
 // The target's bytes (SPIR-V: little-endian words; text targets: UTF-8, no NUL), with their
 // count in `*len`. Owned by the output: valid until [`sp_output_free`]. Null `output` gives
 // null and 0.
+//
+// # Safety
+// Each pointer argument is null or valid for what its documentation says, for the length
+// given, and not written by another thread during the call (docs/capi.md, "Pointers").
 const uint8_t *sp_output_bytes(const SpOutput *output, size_t *len);
 
 // The interface of the output, owned by it (valid until [`sp_output_free`]); null for null.
+//
+// # Safety
+// Each pointer argument is null or valid for what its documentation says, for the length
+// given, and not written by another thread during the call (docs/capi.md, "Pointers").
 const SpInterface *sp_output_interface(const SpOutput *output);
 
 // Frees an output. Null is allowed and does nothing; freeing twice is undefined.
+//
+// # Safety
+// Each pointer argument is null or valid for what its documentation says, for the length
+// given, and not written by another thread during the call (docs/capi.md, "Pointers").
 void sp_output_free(SpOutput *output);
 
 // Translates a PICA200 program to the target of `options` (null: SPIR-V, compat).
@@ -355,6 +380,10 @@ void sp_output_free(SpOutput *output);
 // `cache` is null or a handle of `sp_cache_open`. On success `*out` is a new output for
 // `sp_output_free`; on failure it is set to null. Returns `SP_OK` or an error code (also in
 // `*error` with a message when `error` is not null).
+//
+// # Safety
+// Each pointer argument is null or valid for what its documentation says, for the length
+// given, and not written by another thread during the call (docs/capi.md, "Pointers").
 int32_t sp_pica_translate(const SpPicaProgram *program,
                           const SpOptions *options,
                           const SpCache *cache,
@@ -364,6 +393,10 @@ int32_t sp_pica_translate(const SpPicaProgram *program,
 // Translates executable `executable` of a SHBIN (`len` bytes at `bytes`) to the target of
 // `options`; the shader type, entry point and output map come from its DVLE. Otherwise as
 // [`sp_pica_translate`]; malformed bytes give `SP_ERROR_PARSE` with the byte offset.
+//
+// # Safety
+// Each pointer argument is null or valid for what its documentation says, for the length
+// given, and not written by another thread during the call (docs/capi.md, "Pointers").
 int32_t sp_pica_translate_shbin(const uint8_t *bytes,
                                 size_t len,
                                 uint32_t executable,
@@ -374,10 +407,18 @@ int32_t sp_pica_translate_shbin(const uint8_t *bytes,
 
 // Fills `*key` from a block of [`SP_TEV_BP_REGISTERS`] BP registers (24-bit values, register n
 // at index n; the mask register 0xFE is not applied), as an emulator keeps them.
+//
+// # Safety
+// Each pointer argument is null or valid for what its documentation says, for the length
+// given, and not written by another thread during the call (docs/capi.md, "Pointers").
 int32_t sp_tev_key_from_bp(const uint32_t *bp, SpTevKey *key, SpError *error);
 
 // Translates a TEV key to a fragment shader in the target of `options` (precision is ignored:
 // the TEV math is integer-exact). Otherwise as `sp_pica_translate`.
+//
+// # Safety
+// Each pointer argument is null or valid for what its documentation says, for the length
+// given, and not written by another thread during the call (docs/capi.md, "Pointers").
 int32_t sp_tev_translate(const SpTevKey *key,
                          const SpOptions *options,
                          const SpCache *cache,

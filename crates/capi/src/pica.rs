@@ -30,7 +30,8 @@ pub struct SpPicaOutputMap {
     pub reg: u8,
     /// The semantic as the SHBIN output table and the GPU's output-map registers code it:
     /// 0 position, 1 normal quaternion, 2 colour, 3 texcoord0, 4 texcoord0.w, 5 texcoord1,
-    /// 6 texcoord2, 8 view.
+    /// 6 texcoord2, 8 view. Other codes (picasso's 9, `dummy`) are kept: like every semantic
+    /// but the position, the register is written at location = its index.
     pub semantic: u8,
 }
 
@@ -164,9 +165,6 @@ fn setup(p: &SpPicaProgram) -> Result<(Setup, ShaderType), Failure> {
     for (i, o) in outputs.iter().enumerate() {
         if o.reg > 15 {
             return Err(Failure::invalid(format!("outputs[{i}].reg {} is not an o register (0-15)", o.reg)));
-        }
-        if !matches!(o.semantic, 0..=6 | 8) {
-            return Err(Failure::invalid(format!("outputs[{i}].semantic {} is not a semantic (0-6, 8)", o.semantic)));
         }
         setup = setup.output(o.reg, OutputKind::from_raw(o.semantic.into()));
     }
