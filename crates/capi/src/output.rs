@@ -3,7 +3,10 @@
 
 use std::ffi::c_char;
 
+use crate::cache::SpCache;
+use crate::error::{guard, Failure, SpError};
 use crate::ffi;
+use crate::options::{Checked, SpOptions};
 
 /// A vertex shader.
 pub const SP_STAGE_VERTEX: u32 = 0;
@@ -100,4 +103,27 @@ pub unsafe extern "C" fn sp_output_interface(output: *const SpOutput) -> *const 
 pub unsafe extern "C" fn sp_output_free(output: *mut SpOutput) {
     // SAFETY: `output` is null or a handle this library gave out and the caller did not free.
     drop(unsafe { ffi::take_box(output) });
+}
+
+/// The part every `sp_<source>_translate` shares: clears `*out`, checks the options, takes the
+/// optional cache handle, runs `body` under the guard and hands its output to the caller.
+///
+/// # Safety
+/// `out`, `options`, `cache` and `error` are as the header documents for the entry points.
+pub(crate) unsafe fn translate_call(
+    error: *mut SpError,
+    out: *mut *mut SpOutput,
+    options: *const SpOptions,
+    cache: *const SpCache,
+    body: impl FnOnce(Checked, Option<&SpCache>) -> Result<SpOutput, Failure>,
+) -> i32 {
+    guard(error, || {
+        // SAFETY: the caller's contract for each pointer.
+        let out = unsafe { ffi::out_ref(out) }.ok_or_else(|| Failure::null("out"))?;
+        *out = std::ptr::null_mut();
+        let options = unsafe { ffi::optional(options) }.copied().unwrap_or_default().check()?;
+        let cache = unsafe { ffi::optional(cache) };
+        *out = ffi::give_box(body(options, cache)?);
+        Ok(())
+    })
 }

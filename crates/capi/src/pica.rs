@@ -4,12 +4,12 @@ use pica::shbin::{GeometryMode, OutputKind, ShaderType, Shbin};
 use translate::pica::{compile, Options, Setup};
 
 use crate::cache::SpCache;
-use crate::error::{guard, Failure, SpError};
+use crate::error::{Failure, SpError};
 use crate::ffi;
 use crate::options::{Checked, SpOptions};
 use crate::output::{
-    SpInterface, SpOutput, ENTRY_POINT, SP_FLOW_DISPATCH, SP_FLOW_STRAIGHT, SP_FLOW_STRUCTURED, SP_STAGE_COMPUTE,
-    SP_STAGE_VERTEX,
+    translate_call, SpInterface, SpOutput, ENTRY_POINT, SP_FLOW_DISPATCH, SP_FLOW_STRAIGHT, SP_FLOW_STRUCTURED,
+    SP_STAGE_COMPUTE, SP_STAGE_VERTEX,
 };
 
 /// A vertex program.
@@ -82,18 +82,13 @@ pub unsafe extern "C" fn sp_pica_translate(
     out: *mut *mut SpOutput,
     error: *mut SpError,
 ) -> i32 {
-    guard(error, || {
-        // SAFETY: header contract for `out`.
-        let out = unsafe { ffi::out_ref(out) }.ok_or_else(|| Failure::null("out"))?;
-        *out = std::ptr::null_mut();
-        // SAFETY: header contract for each pointer argument.
-        let program = unsafe { ffi::input(program, "program") }?;
-        let options = unsafe { ffi::optional(options) }.copied().unwrap_or_default().check()?;
-        let cache = unsafe { ffi::optional(cache) };
-        let (setup, shader_type) = setup(program)?;
-        *out = ffi::give_box(translate(&setup, shader_type, &options, cache)?);
-        Ok(())
-    })
+    // SAFETY: header contract for each pointer argument.
+    unsafe {
+        translate_call(error, out, options, cache, |options, cache| {
+            let (setup, shader_type) = setup(ffi::input(program, "program")?)?;
+            translate(&setup, shader_type, &options, cache)
+        })
+    }
 }
 
 /// Translates executable `executable` of a SHBIN (`len` bytes at `bytes`) to the target of
@@ -113,19 +108,15 @@ pub unsafe extern "C" fn sp_pica_translate_shbin(
     out: *mut *mut SpOutput,
     error: *mut SpError,
 ) -> i32 {
-    guard(error, || {
-        // SAFETY: header contract for `out`.
-        let out = unsafe { ffi::out_ref(out) }.ok_or_else(|| Failure::null("out"))?;
-        *out = std::ptr::null_mut();
-        // SAFETY: header contract for each pointer argument.
-        let bytes = unsafe { ffi::slice(bytes, len, "bytes") }?;
-        let options = unsafe { ffi::optional(options) }.copied().unwrap_or_default().check()?;
-        let cache = unsafe { ffi::optional(cache) };
-        let shbin = Shbin::read(bytes).map_err(|e| Failure::new(crate::SP_ERROR_PARSE, format!("SHBIN: {e}")))?;
-        let (setup, shader_type) = Setup::from_shbin(&shbin, executable as usize)?;
-        *out = ffi::give_box(translate(&setup, shader_type, &options, cache)?);
-        Ok(())
-    })
+    // SAFETY: header contract for each pointer argument.
+    unsafe {
+        translate_call(error, out, options, cache, |options, cache| {
+            let bytes = ffi::slice(bytes, len, "bytes")?;
+            let shbin = Shbin::read(bytes).map_err(|e| Failure::new(crate::SP_ERROR_PARSE, format!("SHBIN: {e}")))?;
+            let (setup, shader_type) = Setup::from_shbin(&shbin, executable as usize)?;
+            translate(&setup, shader_type, &options, cache)
+        })
+    }
 }
 
 /// The setup of a C program, checked.

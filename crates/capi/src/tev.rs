@@ -8,7 +8,7 @@ use crate::cache::SpCache;
 use crate::error::{guard, Failure, SpError};
 use crate::ffi;
 use crate::options::SpOptions;
-use crate::output::{SpInterface, SpOutput, ENTRY_POINT, SP_FLOW_NONE, SP_STAGE_FRAGMENT};
+use crate::output::{translate_call, SpInterface, SpOutput, ENTRY_POINT, SP_FLOW_NONE, SP_STAGE_FRAGMENT};
 
 /// Most TEV stages.
 pub const SP_TEV_MAX_STAGES: usize = 16;
@@ -166,30 +166,27 @@ pub unsafe extern "C" fn sp_tev_translate(
     out: *mut *mut SpOutput,
     error: *mut SpError,
 ) -> i32 {
-    guard(error, || {
-        // SAFETY: header contract for each pointer argument.
-        let out = unsafe { ffi::out_ref(out) }.ok_or_else(|| Failure::null("out"))?;
-        *out = std::ptr::null_mut();
-        let key = unsafe { ffi::input(key, "key") }?.key()?;
-        let options = unsafe { ffi::optional(options) }.copied().unwrap_or_default().check()?;
-        let cache = unsafe { ffi::optional(cache) };
-        let tev_options = Options { compute_wrapper: options.compute_wrapper };
-        let compiled = compile(cache.map(|c| &c.cache), &key, &tev_options, options.target)?;
-        let texmap_mask = compiled.texmaps.iter().enumerate().fold(0u32, |m, (k, &used)| m | (used as u32) << k);
-        let interface = SpInterface {
-            stage: SP_STAGE_FRAGMENT,
-            entry_point: ENTRY_POINT.as_ptr(),
-            input_mask: 0,
-            output_mask: 0,
-            position: -1,
-            flow: SP_FLOW_NONE,
-            texmap_mask,
-            uniform_size: UNIFORM_SIZE,
-            from_cache: compiled.hit as u32,
-        };
-        *out = ffi::give_box(SpOutput { bytes: compiled.bytes, interface });
-        Ok(())
-    })
+    // SAFETY: header contract for each pointer argument.
+    unsafe {
+        translate_call(error, out, options, cache, |options, cache| {
+            let key = ffi::input(key, "key")?.key()?;
+            let tev_options = Options { compute_wrapper: options.compute_wrapper };
+            let compiled = compile(cache.map(|c| &c.cache), &key, &tev_options, options.target)?;
+            let texmap_mask = compiled.texmaps.iter().enumerate().fold(0u32, |m, (k, &used)| m | (used as u32) << k);
+            let interface = SpInterface {
+                stage: SP_STAGE_FRAGMENT,
+                entry_point: ENTRY_POINT.as_ptr(),
+                input_mask: 0,
+                output_mask: 0,
+                position: -1,
+                flow: SP_FLOW_NONE,
+                texmap_mask,
+                uniform_size: UNIFORM_SIZE,
+                from_cache: compiled.hit as u32,
+            };
+            Ok(SpOutput { bytes: compiled.bytes, interface })
+        })
+    }
 }
 
 /// Checks one field against its largest value.

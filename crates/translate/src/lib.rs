@@ -4,7 +4,8 @@
 //! every module passes naga's validator before a [`pica::Translation`] is returned, and the
 //! translation writes any [`Target`] with the options it was made with (SPIR-V gets
 //! `NoContraction` and `SignedZeroInfNanPreserve` unless the precision is `fast`). The binding
-//! ABI is in docs/abi.md.
+//! ABI is in docs/abi.md. [`pica::compile`] and [`gx_tev::compile`] translate and write one
+//! target through the disk cache of [`cache`] (docs/capi.md "The translation cache").
 //!
 //! ```
 //! use translate::pica::{self, Options, Setup};
