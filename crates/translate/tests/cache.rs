@@ -239,3 +239,41 @@ fn processes_writing_at_once_leave_whole_entries() {
         .count();
     assert_eq!(temps, 0, "temporary files left behind");
 }
+
+proptest::proptest! {
+    /// The entry reader is a parser of files anyone can damage: any change to a whole entry
+    /// (bytes flipped, cut, extended) reads as a miss or, when the change left it whole, the
+    /// value written; never another value, never a panic.
+    #[test]
+    fn damaged_entries_read_as_misses(
+        value in proptest::collection::vec(proptest::num::u8::ANY, 0..300),
+        flips in proptest::collection::vec((0usize..400, 1u8..=255), 0..4),
+        cut in proptest::option::of(0usize..400),
+        tail in proptest::collection::vec(proptest::num::u8::ANY, 0..8),
+    ) {
+        let dir = testkit::temp_dir("cache-prop");
+        let cache = Cache::open(&dir, 1 << 20).unwrap();
+        let key = Key::new("prop").part(&value.len().to_le_bytes());
+        cache.put(&key, &value).unwrap();
+        let file = dir.join(entry_name(&dir, &key));
+        let mut bytes = std::fs::read(&file).unwrap();
+        let whole = bytes.clone();
+        for (at, x) in &flips {
+            let n = bytes.len();
+            bytes[at % n] ^= x;
+        }
+        if let Some(cut) = cut {
+            bytes.truncate(cut);
+        }
+        bytes.extend_from_slice(&tail);
+        std::fs::write(&file, &bytes).unwrap();
+        match cache.get(&key) {
+            Some(read) => {
+                proptest::prop_assert_eq!(&bytes, &whole);
+                proptest::prop_assert_eq!(read, value);
+            }
+            None => proptest::prop_assert_ne!(bytes, whole),
+        }
+        std::fs::remove_file(&file).unwrap();
+    }
+}
