@@ -31,7 +31,7 @@
 // Please report it with the input.
 #define SP_ERROR_INTERNAL 6
 
-// Bytes of [`SpError::message`], its NUL included.
+// Bytes of `SpError.message`, its NUL included.
 #define SP_MESSAGE_CAPACITY 256
 
 // SPIR-V 1.3 words (little-endian bytes).
@@ -114,18 +114,18 @@
 // Registers of the BP block `sp_tev_key_from_bp` reads.
 #define SP_TEV_BP_REGISTERS 256
 
-// An open cache folder (opaque): [`sp_cache_open`], [`sp_cache_close`]. One handle may serve
+// An open cache folder (opaque): `sp_cache_open`, `sp_cache_close`. One handle may serve
 // every thread at once, and several processes may share the folder.
 typedef struct SpCache SpCache;
 
-// A translation's result (opaque): [`sp_output_bytes`], [`sp_output_interface`],
-// [`sp_output_free`].
+// A translation's result (opaque): `sp_output_bytes`, `sp_output_interface`,
+// `sp_output_free`.
 typedef struct SpOutput SpOutput;
 
 // What went wrong, filled by a failing call when the caller passes one. Caller-owned: nothing
 // to free.
 typedef struct {
-  // The code the call returned ([`SP_OK`] on success).
+  // The code the call returned (`SP_OK` on success).
   int32_t code;
   // A NUL-terminated UTF-8 message (cut at a character boundary when longer), empty on
   // success.
@@ -185,17 +185,17 @@ typedef struct {
 // What the shader unit holds at draw time (see `translate::pica::Setup`).
 typedef struct {
   // Program memory, one instruction per word (`code_len` words, at most
-  // [`SP_PICA_MAX_CODE_WORDS`]).
+  // `SP_PICA_MAX_CODE_WORDS`).
   const uint32_t *code;
   // Words at `code`.
   size_t code_len;
-  // Operand descriptors (bits 0-30 of each table entry; at most [`SP_PICA_MAX_DESCRIPTORS`]).
+  // Operand descriptors (bits 0-30 of each table entry; at most `SP_PICA_MAX_DESCRIPTORS`).
   const uint32_t *descriptors;
   // Words at `descriptors`.
   size_t descriptors_len;
   // The entry point, in words.
   uint32_t entry;
-  // [`SP_PICA_VERTEX`] or [`SP_PICA_GEOMETRY`].
+  // `SP_PICA_VERTEX` or `SP_PICA_GEOMETRY`.
   uint32_t shader_type;
   // v registers the host feeds (bit n = vn); the ones the code reads are fed too.
   uint16_t input_mask;
@@ -265,7 +265,7 @@ typedef struct {
 // One TEV stage.
 typedef struct {
   // The texture coordinate read, resolved against the texgen count (below `num_texgens`), or
-  // [`SP_TEV_NO_TEXCOORD`] when there are no texgens.
+  // `SP_TEV_NO_TEXCOORD` when there are no texgens.
   uint8_t texcoord;
   // 0-1: texture enable.
   uint8_t tex_enable;
@@ -293,7 +293,7 @@ typedef struct {
 typedef struct {
   // Texture map 0-7.
   uint8_t texmap;
-  // Texture coordinate, as [`SpTevStage::texcoord`].
+  // Texture coordinate, as `SpTevStage.texcoord`.
   uint8_t texcoord;
   // Right shift of S, 0-15.
   uint8_t ss;
@@ -353,7 +353,7 @@ void sp_cache_close(SpCache *cache);
 int32_t sp_cache_stats(const SpCache *cache, SpCacheStats *stats);
 
 // The target's bytes (SPIR-V: little-endian words; text targets: UTF-8, no NUL), with their
-// count in `*len`. Owned by the output: valid until [`sp_output_free`]. Null `output` gives
+// count in `*len`. Owned by the output: valid until `sp_output_free`. Null `output` gives
 // null and 0.
 //
 // # Safety
@@ -361,7 +361,7 @@ int32_t sp_cache_stats(const SpCache *cache, SpCacheStats *stats);
 // given, and not written by another thread during the call (docs/capi.md, "Pointers").
 const uint8_t *sp_output_bytes(const SpOutput *output, size_t *len);
 
-// The interface of the output, owned by it (valid until [`sp_output_free`]); null for null.
+// The interface of the output, owned by it (valid until `sp_output_free`); null for null.
 //
 // # Safety
 // Each pointer argument is null or valid for what its documentation says, for the length
@@ -392,7 +392,7 @@ int32_t sp_pica_translate(const SpPicaProgram *program,
 
 // Translates executable `executable` of a SHBIN (`len` bytes at `bytes`) to the target of
 // `options`; the shader type, entry point and output map come from its DVLE. Otherwise as
-// [`sp_pica_translate`]; malformed bytes give `SP_ERROR_PARSE` with the byte offset.
+// `sp_pica_translate`; malformed bytes give `SP_ERROR_PARSE` with the byte offset.
 //
 // # Safety
 // Each pointer argument is null or valid for what its documentation says, for the length
@@ -405,7 +405,7 @@ int32_t sp_pica_translate_shbin(const uint8_t *bytes,
                                 SpOutput **out,
                                 SpError *error);
 
-// Fills `*key` from a block of [`SP_TEV_BP_REGISTERS`] BP registers (24-bit values, register n
+// Fills `*key` from a block of `SP_TEV_BP_REGISTERS` BP registers (24-bit values, register n
 // at index n; the mask register 0xFE is not applied), as an emulator keeps them.
 //
 // # Safety

@@ -7,7 +7,7 @@ use translate::cache::Cache;
 use crate::error::{guard, Failure, SpError, SP_ERROR_IO};
 use crate::ffi;
 
-/// An open cache folder (opaque): [`sp_cache_open`], [`sp_cache_close`]. One handle may serve
+/// An open cache folder (opaque): `sp_cache_open`, `sp_cache_close`. One handle may serve
 /// every thread at once, and several processes may share the folder.
 pub struct SpCache {
     pub(crate) cache: Cache,

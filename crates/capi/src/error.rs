@@ -23,14 +23,14 @@ pub const SP_ERROR_IO: i32 = 5;
 /// Please report it with the input.
 pub const SP_ERROR_INTERNAL: i32 = 6;
 
-/// Bytes of [`SpError::message`], its NUL included.
+/// Bytes of `SpError.message`, its NUL included.
 pub const SP_MESSAGE_CAPACITY: usize = 256;
 
 /// What went wrong, filled by a failing call when the caller passes one. Caller-owned: nothing
 /// to free.
 #[repr(C)]
 pub struct SpError {
-    /// The code the call returned ([`SP_OK`] on success).
+    /// The code the call returned (`SP_OK` on success).
     pub code: i32,
     /// A NUL-terminated UTF-8 message (cut at a character boundary when longer), empty on
     /// success.

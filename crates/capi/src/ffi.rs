@@ -20,7 +20,7 @@ pub(crate) unsafe fn input<'a, T>(ptr: *const T, what: &str) -> Result<&'a T, Fa
 /// The value behind `ptr`, or `None` for null (an optional argument).
 ///
 /// # Safety
-/// As [`input`].
+/// As `input`.
 pub(crate) unsafe fn optional<'a, T>(ptr: *const T) -> Option<&'a T> {
     // SAFETY: the caller's contract.
     unsafe { ptr.as_ref() }
@@ -65,15 +65,15 @@ pub(crate) unsafe fn out_ref<'a, T>(ptr: *mut T) -> Option<&'a mut T> {
     unsafe { ptr.as_mut() }
 }
 
-/// Moves `value` to the heap and gives the caller its pointer (freed by [`take_box`]).
+/// Moves `value` to the heap and gives the caller its pointer (freed by `take_box`).
 pub(crate) fn give_box<T>(value: T) -> *mut T {
     Box::into_raw(Box::new(value))
 }
 
-/// Takes back a pointer made by [`give_box`]; null is `None`.
+/// Takes back a pointer made by `give_box`; null is `None`.
 ///
 /// # Safety
-/// `ptr` is null or came from [`give_box`] for the same `T` and was not taken back before.
+/// `ptr` is null or came from `give_box` for the same `T` and was not taken back before.
 pub(crate) unsafe fn take_box<T>(ptr: *mut T) -> Option<Box<T>> {
     // SAFETY: the caller's contract.
     (!ptr.is_null()).then(|| unsafe { Box::from_raw(ptr) })

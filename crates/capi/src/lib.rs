@@ -10,19 +10,19 @@
 //!
 //! taking what an emulator holds (program words and descriptors, a key as a plain struct), and
 //! returning through `out` the bytes of the target chosen in `options` with the interface the
-//! host binds it by; [`sp_output_free`] frees it. It returns [`SP_OK`] or an error code, and the
+//! host binds it by; `sp_output_free` frees it. It returns `SP_OK` or an error code, and the
 //! same code and a message in `error` when that is not null. `cache` is null or a handle of
-//! [`sp_cache_open`]; the library holds no other state, so every function may be called from any
+//! `sp_cache_open`; the library holds no other state, so every function may be called from any
 //! thread at once. No panic crosses the boundary: each entry point runs under `catch_unwind` and
-//! a panic comes back as [`SP_ERROR_INTERNAL`].
+//! a panic comes back as `SP_ERROR_INTERNAL`.
 //!
-//! Sources in the ABI today: PICA200 vertex and geometry programs ([`sp_pica_translate`],
-//! [`sp_pica_translate_shbin`]) and Hollywood TEV keys ([`sp_tev_translate`],
-//! [`sp_tev_key_from_bp`]). The PICA200 fixed-function fragment pipeline and Wii U Latte
+//! Sources in the ABI today: PICA200 vertex and geometry programs (`sp_pica_translate`,
+//! `sp_pica_translate_shbin`) and Hollywood TEV keys (`sp_tev_translate`,
+//! `sp_tev_key_from_bp`). The PICA200 fixed-function fragment pipeline and Wii U Latte
 //! programs are not in the ABI yet: each will be one more `sp_<source>_translate` of the shape
 //! above (docs/capi.md, "Sources not yet in the ABI").
 //!
-//! `unsafe` lives in [`ffi`] only: the few functions that turn C pointers into references, each
+//! `unsafe` lives in `ffi` only: the few functions that turn C pointers into references, each
 //! with the contract the header documents.
 
 mod cache;

@@ -48,8 +48,8 @@ pub struct SpInterface {
     pub from_cache: u32,
 }
 
-/// A translation's result (opaque): [`sp_output_bytes`], [`sp_output_interface`],
-/// [`sp_output_free`].
+/// A translation's result (opaque): `sp_output_bytes`, `sp_output_interface`,
+/// `sp_output_free`.
 pub struct SpOutput {
     pub(crate) bytes: Vec<u8>,
     pub(crate) interface: SpInterface,
@@ -65,7 +65,7 @@ unsafe impl Sync for SpOutput {}
 pub(crate) const ENTRY_POINT: &std::ffi::CStr = c"main";
 
 /// The target's bytes (SPIR-V: little-endian words; text targets: UTF-8, no NUL), with their
-/// count in `*len`. Owned by the output: valid until [`sp_output_free`]. Null `output` gives
+/// count in `*len`. Owned by the output: valid until `sp_output_free`. Null `output` gives
 /// null and 0.
 ///
 /// # Safety
@@ -83,7 +83,7 @@ pub unsafe extern "C" fn sp_output_bytes(output: *const SpOutput, len: *mut usiz
     ptr
 }
 
-/// The interface of the output, owned by it (valid until [`sp_output_free`]); null for null.
+/// The interface of the output, owned by it (valid until `sp_output_free`); null for null.
 ///
 /// # Safety
 /// Each pointer argument is null or valid for what its documentation says, for the length

@@ -40,17 +40,17 @@ pub struct SpPicaOutputMap {
 #[derive(Clone, Copy, Debug)]
 pub struct SpPicaProgram {
     /// Program memory, one instruction per word (`code_len` words, at most
-    /// [`SP_PICA_MAX_CODE_WORDS`]).
+    /// `SP_PICA_MAX_CODE_WORDS`).
     pub code: *const u32,
     /// Words at `code`.
     pub code_len: usize,
-    /// Operand descriptors (bits 0-30 of each table entry; at most [`SP_PICA_MAX_DESCRIPTORS`]).
+    /// Operand descriptors (bits 0-30 of each table entry; at most `SP_PICA_MAX_DESCRIPTORS`).
     pub descriptors: *const u32,
     /// Words at `descriptors`.
     pub descriptors_len: usize,
     /// The entry point, in words.
     pub entry: u32,
-    /// [`SP_PICA_VERTEX`] or [`SP_PICA_GEOMETRY`].
+    /// `SP_PICA_VERTEX` or `SP_PICA_GEOMETRY`.
     pub shader_type: u32,
     /// v registers the host feeds (bit n = vn); the ones the code reads are fed too.
     pub input_mask: u16,
@@ -93,7 +93,7 @@ pub unsafe extern "C" fn sp_pica_translate(
 
 /// Translates executable `executable` of a SHBIN (`len` bytes at `bytes`) to the target of
 /// `options`; the shader type, entry point and output map come from its DVLE. Otherwise as
-/// [`sp_pica_translate`]; malformed bytes give `SP_ERROR_PARSE` with the byte offset.
+/// `sp_pica_translate`; malformed bytes give `SP_ERROR_PARSE` with the byte offset.
 ///
 /// # Safety
 /// Each pointer argument is null or valid for what its documentation says, for the length

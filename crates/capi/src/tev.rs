@@ -69,7 +69,7 @@ pub struct SpTevStageIndirect {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SpTevStage {
     /// The texture coordinate read, resolved against the texgen count (below `num_texgens`), or
-    /// [`SP_TEV_NO_TEXCOORD`] when there are no texgens.
+    /// `SP_TEV_NO_TEXCOORD` when there are no texgens.
     pub texcoord: u8,
     /// 0-1: texture enable.
     pub tex_enable: u8,
@@ -99,7 +99,7 @@ pub struct SpTevStage {
 pub struct SpTevIndStage {
     /// Texture map 0-7.
     pub texmap: u8,
-    /// Texture coordinate, as [`SpTevStage::texcoord`].
+    /// Texture coordinate, as `SpTevStage.texcoord`.
     pub texcoord: u8,
     /// Right shift of S, 0-15.
     pub ss: u8,
@@ -129,7 +129,7 @@ pub struct SpTevKey {
     pub ind_stages: [SpTevIndStage; SP_TEV_MAX_IND_STAGES],
 }
 
-/// Fills `*key` from a block of [`SP_TEV_BP_REGISTERS`] BP registers (24-bit values, register n
+/// Fills `*key` from a block of `SP_TEV_BP_REGISTERS` BP registers (24-bit values, register n
 /// at index n; the mask register 0xFE is not applied), as an emulator keeps them.
 ///
 /// # Safety
