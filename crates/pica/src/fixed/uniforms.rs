@@ -7,6 +7,8 @@ use crate::regs::layouts::{FragopShadow, GasDeltaZ, GasLight, Rgb8, Rgba8, TexSh
 use crate::state::{Draw, GpuState, Memories};
 
 use super::key::ids;
+use super::lighting::LightingUniforms;
+use super::proctex::ProcTexUniforms;
 use super::Rgba;
 
 /// What a texture unit's sampler needs beyond the key: the raw register words, decoded by the
@@ -64,6 +66,11 @@ pub struct FragmentUniforms {
     /// The fog LUT as uploaded (raw entries, facts 4.1).
     pub fog_lut: [u32; 128],
     pub gas: GasUniforms,
+    /// Fragment lighting: per-slot light parameters, the global ambient, the LUT scales and the
+    /// 24 lighting LUTs.
+    pub lighting: LightingUniforms,
+    /// The procedural texture: noise, LOD and colour-LUT parameters and its five LUTs.
+    pub proctex: ProcTexUniforms,
 }
 
 fn reg(regs: &[u32], id: u16) -> u32 {
@@ -116,6 +123,8 @@ impl FragmentUniforms {
                 deltaz: GasDeltaZ::decode(reg(regs, ids::GAS_DELTAZ_DEPTH)),
                 lut: memories.gas,
             },
+            lighting: LightingUniforms::decode(regs, memories.lighting.clone()),
+            proctex: ProcTexUniforms::decode(&ids::PROCTEX.map(|id| reg(regs, id)), memories.proctex.clone()),
         }
     }
 
