@@ -29,7 +29,13 @@ fn float() -> impl Strategy<Value = f32> {
 
 fn fragment() -> impl Strategy<Value = FragmentInputs> {
     (
-        (prop::array::uniform4(float()), prop::array::uniform3(prop::array::uniform2(float())), float(), float(), float()),
+        (
+            prop::array::uniform4(float()),
+            prop::array::uniform3(prop::array::uniform2(float())),
+            float(),
+            float(),
+            float(),
+        ),
         (prop::array::uniform4(float()), prop::array::uniform3(float()), prop::array::uniform2(float())),
     )
         .prop_map(|((color, texcoord, w0, z, w), (normquat, view, duv))| FragmentInputs {
@@ -90,7 +96,10 @@ fn state() -> impl Strategy<Value = GpuState> {
                 s.regs[0x080] |= 1 << 10;
                 // Filters 0-5, clamp modes 0-4, mapping functions 0-9.
                 let p0 = s.regs[0x0A8];
-                s.regs[0x0A8] = (p0 & !0x3FFF) | (p0 & 7) % 5 | ((p0 >> 3 & 7) % 5) << 3 | ((p0 >> 6 & 15) % 10) << 6
+                s.regs[0x0A8] = (p0 & !0x3FFF)
+                    | (p0 & 7) % 5
+                    | ((p0 >> 3 & 7) % 5) << 3
+                    | ((p0 >> 6 & 15) % 10) << 6
                     | ((p0 >> 10 & 15) % 10) << 10;
                 s.regs[0x0AC] = (s.regs[0x0AC] & !7) | (s.regs[0x0AC] & 7) % 6;
             }
