@@ -96,12 +96,9 @@ fn state() -> impl Strategy<Value = GpuState> {
                 s.regs[0x080] |= 1 << 10;
                 // Filters 0-5, clamp modes 0-4, mapping functions 0-9.
                 let p0 = s.regs[0x0A8];
-                s.regs[0x0A8] = (p0 & !0x3FFF)
-                    | (p0 & 7) % 5
-                    | ((p0 >> 3 & 7) % 5) << 3
-                    | ((p0 >> 6 & 15) % 10) << 6
-                    | ((p0 >> 10 & 15) % 10) << 10;
-                s.regs[0x0AC] = (s.regs[0x0AC] & !7) | (s.regs[0x0AC] & 7) % 6;
+                let field = |shift: u32, mask: u32, n: u32| (((p0 >> shift) & mask) % n) << shift;
+                s.regs[0x0A8] = (p0 & !0x3FFF) | field(0, 7, 5) | field(3, 7, 5) | field(6, 15, 10) | field(10, 15, 10);
+                s.regs[0x0AC] = (s.regs[0x0AC] & !7) | ((s.regs[0x0AC] & 7) % 6);
             }
             if defined {
                 // Half of the states use only defined sources, combiners 0-9 and scales 0-2.

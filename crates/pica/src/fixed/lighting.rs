@@ -277,7 +277,7 @@ impl LightingKey {
         if !self.lights[..count].iter().any(|l| l.spot) {
             self.luts[LutId::Sp as usize] = LutKey::default();
         }
-        if !self.luts[LutId::Fr as usize].enabled && !(self.shadow && self.shadow_alpha) {
+        if !(self.luts[LutId::Fr as usize].enabled || self.shadow && self.shadow_alpha) {
             self.fresnel_primary = false;
             self.fresnel_secondary = false;
         }

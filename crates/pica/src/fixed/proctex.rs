@@ -161,7 +161,7 @@ pub fn shift_offset(other: f32, shift: ProcTexShift, clamp: ProcTexClamp) -> f32
 /// The noise function's R1 (facts 5.2 step 3).
 fn rand1(k: u32) -> u32 {
     const T1: [u32; 16] = [0, 4, 10, 8, 4, 9, 7, 12, 5, 15, 13, 14, 11, 15, 2, 11];
-    (((k % 9) + 2) * 3 & 0xF) ^ T1[((k / 9) & 0xF) as usize]
+    ((((k % 9) + 2) * 3) & 0xF) ^ T1[((k / 9) & 0xF) as usize]
 }
 
 /// The noise function's R2, in [-1, 1]: `-1 + 2 b / 15`.
@@ -211,7 +211,7 @@ pub fn clamp(x: f32, mode: ProcTexClamp) -> f32 {
             let k = x.trunc();
             let frac = x - k;
             // k is non-negative; saturating `as` keeps huge values even.
-            if (k as u32) % 2 == 0 {
+            if (k as u32).is_multiple_of(2) {
                 frac
             } else {
                 1.0 - frac
