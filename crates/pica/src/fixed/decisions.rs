@@ -1,7 +1,8 @@
 //! Every choice the fragment reference makes where docs/specs/pica200-fragment-facts.md has no
 //! hardware answer (its section 7 and appendix A), each in one place. The list with the evidence
-//! for each is docs/pica-fragment.md "Decisions"; the identifiers D1-D15 are the same there.
-//! D11 (cube-face ties) lives in `texture::cube_coords`, where the face is chosen.
+//! for each is docs/pica-fragment.md "Decisions"; the identifiers D1-D28 are the same there.
+//! D11 (cube-face ties) lives in `texture::cube_coords`, where the face is chosen; D27's decoding
+//! of undefined procedural-texture values in `proctex::ProcTexKey::decode`.
 
 use super::key::FogKey;
 use super::Rgba;
@@ -270,13 +271,9 @@ pub const fn lut_scale(field: u32) -> f32 {
     }
 }
 
-/// D22 (facts 3.4, 3.6, 7.10): the distance of a directional light is |position| (its light
-/// vector before normalisation, as for positional lights), and distance attenuation applies to
-/// directional lights as to positional ones (Azahar; untested on hardware).
-pub const DIRECTIONAL_DISTANCE_IS_POSITION_LENGTH: bool = true;
-
 /// D22 (facts 3.2): the spot direction's 13-bit two's-complement fields are over 2047 (Azahar), not
-/// 2048.
+/// 2048. (D22's other half, the distance of a directional light being |position| with distance
+/// attenuation applied to it, lives where the distance is formed, `lighting::compute`.)
 #[inline]
 pub fn spot_component(raw13: u32) -> f32 {
     (((raw13 & 0x1FFF) << 19) as i32 >> 19) as f32 / 2047.0

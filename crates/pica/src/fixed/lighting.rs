@@ -535,7 +535,9 @@ pub fn compute(
         let lk = key.lights[slot];
         let lu = &u.lights[slot];
         let id = usize::from(lu.id & 7);
-        // Facts 3.4: L from the position (plus the view vector for positional lights).
+        // Facts 3.4: L from the position (plus the view vector for positional lights). Decision
+        // D22 (facts 7.10): a directional light's distance is |position| too, and distance
+        // attenuation applies to it.
         let l_raw = if lk.directional { lu.position } else { add(lu.position, inputs.view) };
         let dist = dot(l_raw, l_raw).sqrt();
         let l = normalize(l_raw);

@@ -1,7 +1,7 @@
 //! The PICA200 fixed-function fragment pipeline as a CPU reference, its key and its uniforms.
 //!
 //! Source: docs/specs/pica200-fragment-facts.md; the order of the steps is its section 0.4, and
-//! docs/pica-fragment.md describes the pipeline, the decisions ([`decisions`], D1-D15) and the
+//! docs/pica-fragment.md describes the pipeline, the decisions ([`decisions`], D1-D28) and the
 //! key/uniform split that the shader generator walks.
 //!
 //! | step | what | code | key | uniforms |
