@@ -172,6 +172,13 @@ pub fn shadow_penumbra(s: u8, d: u32, z_ref: u32, constant: f32, linear: f32) ->
 /// further rounding happens.
 #[inline]
 pub fn fog_byte(v: f32) -> u8 {
+    trunc_byte(v)
+}
+
+/// A value in byte units clamped to [0, 255] and truncated; NaN gives 0 (D6's rule). The byte
+/// conversion of D14 (fog) and D28 (the procedural texture's filtered colour).
+#[inline]
+pub fn trunc_byte(v: f32) -> u8 {
     if v >= 255.0 {
         255
     } else if v > 0.0 {
@@ -328,14 +335,6 @@ pub const PROCTEX_UNDEFINED_MAP: f32 = 0.0;
 /// D28 (facts 5.2 step 7): a colour-LUT index is taken modulo 256 (the table's size; the facts do
 /// not say what an offset plus width past 255 reads); level widths are `width >> level` and the
 /// coordinate `m * max(width_level - 1, 0)`; a filtered colour (linear filter, linear mip) is
-/// f32 in byte units, clamped to [0, 255] and truncated to a byte as the software renderer does.
-#[inline]
-pub fn proctex_byte(x: f32) -> u8 {
-    if x >= 255.0 {
-        255
-    } else if x > 0.0 {
-        x as u8
-    } else {
-        0
-    }
-}
+/// f32 in byte units, clamped to [0, 255] and truncated to a byte as the software renderer does
+/// ([`trunc_byte`]).
+pub const PROCTEX_INDEX_MASK: usize = 0xFF;

@@ -262,12 +262,12 @@ pub fn level_color(u: &ProcTexUniforms, linear: bool, m: f32, level: usize) -> [
     if linear {
         let i = t as u32;
         let f = t - i as f32;
-        let index = (offset + i) as usize & 0xFF;
+        let index = (offset + i) as usize & decisions::PROCTEX_INDEX_MASK;
         let c = bytes(u.luts.color[index]);
         let d = bytes(u.luts.color_diff[index]);
         std::array::from_fn(|ch| f32::from(c[ch]) + f * (2.0 * f32::from(d[ch] as i8)))
     } else {
-        let index = (offset + (t + 0.5).floor() as u32) as usize & 0xFF;
+        let index = (offset + (t + 0.5).floor() as u32) as usize & decisions::PROCTEX_INDEX_MASK;
         bytes(u.luts.color[index]).map(f32::from)
     }
 }
@@ -290,7 +290,7 @@ pub fn color(key: &ProcTexKey, u: &ProcTexUniforms, m: f32, lod: f32) -> Rgba {
         }
         _ => level_color(u, linear, m, 0),
     };
-    c.map(decisions::proctex_byte)
+    c.map(decisions::trunc_byte)
 }
 
 /// Texture unit 3 for one fragment; (0, 0, 0, 0) when the key disables it (facts 2.2).
