@@ -197,7 +197,8 @@ impl Default for FragmentKey {
     }
 }
 
-fn reg(regs: &[u32], id: u16) -> u32 {
+/// Register `id` of a register file (ids past its end read 0).
+pub(crate) fn reg(regs: &[u32], id: u16) -> u32 {
     regs.get(usize::from(id)).copied().unwrap_or(0)
 }
 

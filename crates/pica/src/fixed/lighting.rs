@@ -21,7 +21,9 @@ use std::sync::Arc;
 use crate::regs::layouts::{BumpMode, LutInput};
 use crate::state::LIGHTING_LUTS;
 
+use super::key::reg;
 use super::lut::{self, LIGHTING_LUT_ENTRIES};
+use super::uniforms::{f16, f20};
 use super::{decisions, FragmentInputs, Rgba};
 
 /// Fragment lighting's colours (facts 3.10; TexEnv sources 1 and 2).
@@ -155,10 +157,6 @@ pub mod ids {
     pub const LUTINPUT_SELECT: u16 = 0x1D1;
     pub const LUTINPUT_SCALE: u16 = 0x1D2;
     pub const LIGHT_PERMUTATION: u16 = 0x1D9;
-}
-
-fn reg(regs: &[u32], id: u16) -> u32 {
-    regs.get(usize::from(id)).copied().unwrap_or(0)
 }
 
 /// The light id of each slot (LIGHT_PERMUTATION bits 4s..4s+2).
@@ -340,14 +338,6 @@ impl Default for LightingUniforms {
             luts: Arc::new(vec![[0; LIGHTING_LUT_ENTRIES]; LIGHTING_LUTS]),
         }
     }
-}
-
-fn f16(bits: u32) -> f32 {
-    crate::regs::fields::float_value(bits & 0xFFFF, 5, 10) as f32
-}
-
-fn f20(bits: u32) -> f32 {
-    crate::regs::fields::float_value(bits & 0xF_FFFF, 7, 12) as f32
 }
 
 impl LightingUniforms {

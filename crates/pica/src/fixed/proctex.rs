@@ -15,6 +15,7 @@ use std::sync::Arc;
 use crate::regs::layouts::{ProcTexClamp, ProcTexFilter, ProcTexMap, ProcTexShift};
 use crate::state::ProcTexLuts;
 
+use super::uniforms::f16;
 use super::{decisions, lut, FragmentInputs, Rgba};
 
 /// The procedural texture's code-changing state (TEXUNIT_CONFIG bits 8-10, PROCTEX0 bits 0-19,
@@ -112,10 +113,6 @@ impl Default for ProcTexUniforms {
     fn default() -> Self {
         ProcTexUniforms::decode(&[0; 6], Arc::default())
     }
-}
-
-fn f16(bits: u32) -> f32 {
-    crate::regs::fields::float_value(bits & 0xFFFF, 5, 10) as f32
 }
 
 impl ProcTexUniforms {

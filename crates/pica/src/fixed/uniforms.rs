@@ -6,7 +6,7 @@ use crate::float24::F24;
 use crate::regs::layouts::{FragopShadow, GasDeltaZ, GasLight, Rgb8, Rgba8, TexShadow};
 use crate::state::{Draw, GpuState, Memories};
 
-use super::key::ids;
+use super::key::{ids, reg};
 use super::lighting::LightingUniforms;
 use super::proctex::ProcTexUniforms;
 use super::Rgba;
@@ -73,18 +73,19 @@ pub struct FragmentUniforms {
     pub proctex: ProcTexUniforms,
 }
 
-fn reg(regs: &[u32], id: u16) -> u32 {
-    regs.get(usize::from(id)).copied().unwrap_or(0)
-}
-
 fn rgba(raw: u32) -> Rgba {
     let c = Rgba8::decode(raw);
     [c.r as u8, c.g as u8, c.b as u8, c.a as u8]
 }
 
 /// An IEEE-style half (float1.5.10) as f32; denormals kept, as the register page's format.
-fn f16(bits: u32) -> f32 {
+pub(crate) fn f16(bits: u32) -> f32 {
     crate::regs::fields::float_value(bits & 0xFFFF, 5, 10) as f32
+}
+
+/// A float1.7.12 (f20) as f32.
+pub(crate) fn f20(bits: u32) -> f32 {
+    crate::regs::fields::float_value(bits & 0xF_FFFF, 7, 12) as f32
 }
 
 impl FragmentUniforms {
