@@ -262,7 +262,9 @@ impl LightingKey {
             // Undefined selectors read 0 (D21), as does CP outside configuration 8.
             let zero_input = matches!(k.input, LutInput::Other(_)) || (k.input == LutInput::Cp && self.config != 8);
             if zero_input {
+                // Input 0 reads entry 0 with f = 0 under either indexing: abs does not matter.
                 k.input = LutInput::Other(6);
+                k.abs = false;
             }
         }
         let sp = self.luts[LutId::Sp as usize].enabled;
