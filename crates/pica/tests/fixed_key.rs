@@ -28,15 +28,44 @@ fn float() -> impl Strategy<Value = f32> {
 }
 
 fn fragment() -> impl Strategy<Value = FragmentInputs> {
-    (prop::array::uniform4(float()), prop::array::uniform3(prop::array::uniform2(float())), float(), float(), float())
-        .prop_map(|(color, texcoord, w0, z, w)| FragmentInputs {
+    (
+        (
+            prop::array::uniform4(float()),
+            prop::array::uniform3(prop::array::uniform2(float())),
+            float(),
+            float(),
+            float(),
+        ),
+        (prop::array::uniform4(float()), prop::array::uniform3(float()), prop::array::uniform2(float())),
+    )
+        .prop_map(|((color, texcoord, w0, z, w), (normquat, view, duv))| FragmentInputs {
             color,
             texcoord,
             texcoord0_w: w0,
             z_over_w: z,
             w,
-            ..Default::default()
+            normquat,
+            view,
+            proctex_duv: duv.map(f32::abs),
         })
+}
+
+/// Random lighting and procedural-texture tables.
+fn tables() -> impl Strategy<Value = (Vec<u32>, Vec<u32>)> {
+    (prop::collection::vec(any::<u32>(), 24 * 256), prop::collection::vec(any::<u32>(), 3 * 128 + 2 * 256))
+}
+
+fn set_tables(s: &mut GpuState, (lighting, proctex): &(Vec<u32>, Vec<u32>)) {
+    let l = Arc::make_mut(&mut s.memories.lighting);
+    for (t, chunk) in l.iter_mut().zip(lighting.chunks(256)) {
+        t.copy_from_slice(chunk);
+    }
+    let p = Arc::make_mut(&mut s.memories.proctex);
+    p.noise.copy_from_slice(&proctex[..128]);
+    p.rgb_map.copy_from_slice(&proctex[128..256]);
+    p.alpha_map.copy_from_slice(&proctex[256..384]);
+    p.color.copy_from_slice(&proctex[384..640]);
+    p.color_diff.copy_from_slice(&proctex[640..896]);
 }
 
 /// A register file with the fragment registers random, biased toward the interesting values
@@ -47,15 +76,30 @@ fn state() -> impl Strategy<Value = GpuState> {
         prop::collection::vec(any::<u32>(), 128),
         prop::sample::select(vec![0u32, 5, 7, 1]),
         prop::sample::select(vec![0u32, 3, 1]),
-        prop::collection::vec(prop::sample::select(vec![0u32, 3, 4, 5, 13, 14, 15, 7]), 36),
+        prop::collection::vec(prop::sample::select(vec![0u32, 1, 2, 3, 4, 5, 6, 13, 14, 15, 7]), 36),
         any::<bool>(),
+        (any::<bool>(), any::<bool>(), tables()),
     )
-        .prop_map(|(regs, fog, fog_mode, op_mode, sources, defined)| {
+        .prop_map(|(regs, fog, fog_mode, op_mode, sources, defined, (lit, proctex, luts))| {
             let mut s = GpuState::new();
             s.regs.copy_from_slice(&regs);
             Arc::make_mut(&mut s.memories.fog).copy_from_slice(&fog);
             s.regs[0x0E0] = (s.regs[0x0E0] & !7) | fog_mode;
             s.regs[0x100] = (s.regs[0x100] & !3) | op_mode;
+            set_tables(&mut s, &luts);
+            if lit {
+                // Half of the states pass both lighting gates (decision D16).
+                s.regs[0x08F] |= 1;
+                s.regs[0x1C6] &= !1;
+            }
+            if proctex {
+                s.regs[0x080] |= 1 << 10;
+                // Filters 0-5, clamp modes 0-4, mapping functions 0-9.
+                let p0 = s.regs[0x0A8];
+                let field = |shift: u32, mask: u32, n: u32| (((p0 >> shift) & mask) % n) << shift;
+                s.regs[0x0A8] = (p0 & !0x3FFF) | field(0, 7, 5) | field(3, 7, 5) | field(6, 15, 10) | field(10, 15, 10);
+                s.regs[0x0AC] = (s.regs[0x0AC] & !7) | ((s.regs[0x0AC] & 7) % 6);
+            }
             if defined {
                 // Half of the states use only defined sources, combiners 0-9 and scales 0-2.
                 for (i, base) in [0x0C0usize, 0x0C8, 0x0D0, 0x0D8, 0x0F0, 0x0F8].into_iter().enumerate() {
@@ -120,29 +164,58 @@ const UNIFORM_BITS: &[(u16, u32)] = &[
     (0x122, !0),
     (0x126, !0),
     (0x130, !0),
+    // Fragment lighting: the global ambient, the LUT scales.
+    (0x1C0, !0),
+    (0x1D2, !0),
+    // The procedural texture: the LOD bias's low byte, noise, LOD range, width, high bias byte,
+    // level offsets.
+    (0x0A8, 0xFF << 20),
+    (0x0A9, !0),
+    (0x0AA, !0),
+    (0x0AB, !0),
+    (0x0AC, 0x07FF_FFF8),
+    (0x0AD, !0),
 ];
+
+/// [`UNIFORM_BITS`] and every light's colour, position, spot direction and attenuation
+/// registers, and the bits of LIGHTi_CONFIG above 3.
+fn uniform_bits() -> Vec<(u16, u32)> {
+    let mut bits = UNIFORM_BITS.to_vec();
+    for light in 0..8u16 {
+        let base = 0x140 + 0x10 * light;
+        bits.extend([0, 1, 2, 3, 4, 5, 6, 7, 0xA, 0xB].map(|k| (base + k, !0)));
+        bits.push((base + 9, !0xF));
+    }
+    bits
+}
 
 proptest! {
     #[test]
     fn uniform_only_state_does_not_change_the_key(
         s in state(),
-        noise in prop::collection::vec(any::<u32>(), UNIFORM_BITS.len()),
+        noise in prop::collection::vec(any::<u32>(), 200),
         fog in prop::collection::vec(any::<u32>(), 128),
         gas in prop::array::uniform16(any::<u32>()),
+        luts in tables(),
     ) {
         let key = FragmentKey::from_state(&s);
         let mut t = s.clone();
-        for (&(id, mask), n) in UNIFORM_BITS.iter().zip(&noise) {
+        let bits = uniform_bits();
+        prop_assert!(bits.len() <= noise.len());
+        for (&(id, mask), n) in bits.iter().zip(&noise) {
             let r = &mut t.regs[usize::from(id)];
             *r = (*r & !mask) | (n & mask);
         }
         Arc::make_mut(&mut t.memories.fog).copy_from_slice(&fog);
         t.memories.gas = gas;
+        set_tables(&mut t, &luts);
         prop_assert_eq!(FragmentKey::from_state(&t), key);
         // The same changes reach the uniforms (so the list above is not of dead bits).
         let after = FragmentUniforms::from_state(&t);
         prop_assert_eq!(after.fog_lut.to_vec(), fog);
         prop_assert_eq!(after.gas.lut, gas);
+        prop_assert_eq!(after.lighting.luts.concat(), luts.0);
+        prop_assert_eq!(&after.proctex.luts.color_diff[..], &luts.1[640..]);
     }
 
     #[test]
@@ -277,4 +350,28 @@ fn canonical_keys_merge_only_equivalent_states() {
         }),
         key(&reads_buffer)
     );
+}
+
+/// The random states above reach fragment lighting and the procedural texture in the canonical
+/// key (so the properties cover them), with every light count and every defined configuration.
+#[test]
+fn random_states_reach_lighting_and_the_procedural_texture() {
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let (mut lit, mut proc_on) = (0, 0);
+    let mut counts = HashSet::new();
+    let mut configs = HashSet::new();
+    for _ in 0..400 {
+        let s = state().new_tree(&mut runner).unwrap().current();
+        let key = FragmentKey::from_state(&s);
+        if key.lighting.enabled {
+            lit += 1;
+            counts.insert(key.lighting.count);
+            configs.insert(key.lighting.config);
+        }
+        proc_on += usize::from(key.proctex.enabled);
+    }
+    assert!(lit >= 40 && proc_on >= 40, "lit {lit}, proctex {proc_on} of 400");
+    assert_eq!(counts.len(), 8, "{counts:?}");
+    assert!(configs.len() >= 12, "{configs:?}");
 }

@@ -159,12 +159,12 @@ fn sources_read_what_they_name() {
     let texel = |r: TexelRequest| [10 + r.unit as u8, 20, 30, 40];
     let cases: &[(S, [u8; 4])] = &[
         (S::PrimaryColor, [255, 0, 0, 255]),
-        (S::FragmentPrimaryColor, [0; 4]), // lighting: zero until it is implemented
+        (S::FragmentPrimaryColor, [0; 4]), // lighting disabled (D16: ENABLE0 reads 0)
         (S::FragmentSecondaryColor, [0; 4]),
         (S::Texture0, [10, 20, 30, 40]),
         (S::Texture1, [11, 20, 30, 40]),
         (S::Texture2, [12, 20, 30, 40]),
-        (S::Texture3, [0; 4]), // procedural texture: zero until it is implemented
+        (S::Texture3, [0; 4]), // unit 3 disabled (TEXUNIT_CONFIG bit 10)
         (S::Constant, [5, 6, 7, 8]),
     ];
     for &(src, want) in cases {

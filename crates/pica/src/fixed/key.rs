@@ -17,6 +17,8 @@ use crate::regs::layouts::{
 use crate::state::{Draw, GpuState};
 
 use super::decisions;
+use super::lighting::LightingKey;
+use super::proctex::ProcTexKey;
 
 /// Register ids the fragment pipeline reads.
 pub mod ids {
@@ -47,6 +49,8 @@ pub mod ids {
     pub const GAS_LIGHT_Z_COLOR: u16 = 0x122;
     pub const GAS_DELTAZ_DEPTH: u16 = 0x126;
     pub const FRAGOP_SHADOW: u16 = 0x130;
+    /// PROCTEX0-PROCTEX5.
+    pub const PROCTEX: [u16; 6] = [0x0A8, 0x0A9, 0x0AA, 0x0AB, 0x0AC, 0x0AD];
 }
 
 /// How a texture unit's coordinates are formed (facts 6.2). Units 1 and 2 are always
@@ -171,6 +175,10 @@ pub struct FragmentKey {
     pub alpha_test: CompareFunc,
     /// Step 8.
     pub fog: FogKey,
+    /// Step 4: fragment lighting (its own canonical form, `LightingKey::canonicalise`).
+    pub lighting: LightingKey,
+    /// Step 3, unit 3: the procedural texture.
+    pub proctex: ProcTexKey,
 }
 
 impl Default for FragmentKey {
@@ -183,11 +191,14 @@ impl Default for FragmentKey {
             shadow_render: false,
             alpha_test: CompareFunc::Always,
             fog: FogKey::Off,
+            lighting: LightingKey::default(),
+            proctex: ProcTexKey::default(),
         }
     }
 }
 
-fn reg(regs: &[u32], id: u16) -> u32 {
+/// Register `id` of a register file (ids past its end read 0).
+pub(crate) fn reg(regs: &[u32], id: u16) -> u32 {
     regs.get(usize::from(id)).copied().unwrap_or(0)
 }
 
@@ -268,6 +279,12 @@ impl FragmentKey {
             shadow_render: op.mode == FragmentOpMode::Shadow,
             alpha_test: if at.enabled { at.func } else { CompareFunc::Always },
             fog,
+            lighting: LightingKey::decode(regs),
+            proctex: ProcTexKey::decode(
+                reg(regs, ids::TEXUNIT_CONFIG),
+                reg(regs, ids::PROCTEX[0]),
+                reg(regs, ids::PROCTEX[4]),
+            ),
         }
     }
 
@@ -283,10 +300,12 @@ impl FragmentKey {
             return;
         }
         let textures = self.textures;
+        let producers = Producers { textures, lighting: self.lighting.enabled, proctex: self.proctex.enabled };
         let mut read = [false; 3];
+        let (mut lighting_read, mut proctex_read) = (false, false);
         let mut last_buffer_reader = 0usize;
         for (i, st) in self.texenv.iter_mut().enumerate() {
-            canonical_stage(st, i, &textures);
+            canonical_stage(st, i, &producers);
             let used_rgb = combine_arity(st.rgb_combine);
             let used_alpha = combine_arity(st.alpha_combine);
             let sources = st.rgb_source[..used_rgb].iter().chain(&st.alpha_source[..used_alpha]);
@@ -295,11 +314,25 @@ impl FragmentKey {
                     TexEnvSource::Texture0 => read[0] = true,
                     TexEnvSource::Texture1 => read[1] = true,
                     TexEnvSource::Texture2 => read[2] = true,
+                    TexEnvSource::Texture3 => proctex_read = true,
+                    TexEnvSource::FragmentPrimaryColor | TexEnvSource::FragmentSecondaryColor => lighting_read = true,
                     TexEnvSource::PreviousBuffer => last_buffer_reader = last_buffer_reader.max(i),
                     _ => {}
                 }
             }
         }
+        // Lighting reads its bump and shadow units (0-3) itself.
+        self.lighting.canonicalise(lighting_read);
+        for unit in self.lighting.units_read().into_iter().flatten() {
+            match unit {
+                3 => proctex_read = true,
+                u => read[usize::from(u)] = true,
+            }
+        }
+        if !proctex_read {
+            self.proctex = ProcTexKey::default();
+        }
+        self.proctex.canonicalise();
         for (unit, r) in self.textures.iter_mut().zip(read) {
             if !r || unit.kind == UnitKind::Off {
                 *unit = TextureUnitKey::default();
@@ -316,7 +349,15 @@ impl FragmentKey {
 }
 
 /// The canonical form of one stage (see the module comment).
-fn canonical_stage(st: &mut TexEnvStageKey, index: usize, textures: &[TextureUnitKey; 3]) {
+/// Which sources produce something (a source whose producer is off reads (0, 0, 0, 0)).
+struct Producers {
+    textures: [TextureUnitKey; 3],
+    lighting: bool,
+    proctex: bool,
+}
+
+fn canonical_stage(st: &mut TexEnvStageKey, index: usize, producers: &Producers) {
+    let textures = &producers.textures;
     // Decision D3c: resolve the stage-0 substitution before the unused inputs are cleared.
     for slot in 0..3 {
         if decisions::stage0_substitutes_rgb(index, slot) && st.rgb_source[slot] == TexEnvSource::Previous {
@@ -341,7 +382,12 @@ fn canonical_stage(st: &mut TexEnvStageKey, index: usize, textures: &[TextureUni
             TexEnvSource::Texture2 => Some(2),
             _ => None,
         };
-        matches!(s, TexEnvSource::Other(_)) || unit.is_some_and(|u| textures[u].kind == UnitKind::Off)
+        let off_producer = match s {
+            TexEnvSource::FragmentPrimaryColor | TexEnvSource::FragmentSecondaryColor => !producers.lighting,
+            TexEnvSource::Texture3 => !producers.proctex,
+            _ => false,
+        };
+        matches!(s, TexEnvSource::Other(_)) || off_producer || unit.is_some_and(|u| textures[u].kind == UnitKind::Off)
     };
     // In stage 0, "previous" and "previous buffer" read constants (D3a, D3b); where those are
     // the zero of the undefined sources, the canonical form is the zero source.

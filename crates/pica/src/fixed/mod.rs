@@ -1,7 +1,7 @@
 //! The PICA200 fixed-function fragment pipeline as a CPU reference, its key and its uniforms.
 //!
 //! Source: docs/specs/pica200-fragment-facts.md; the order of the steps is its section 0.4, and
-//! docs/pica-fragment.md describes the pipeline, the decisions ([`decisions`], D1-D15) and the
+//! docs/pica-fragment.md describes the pipeline, the decisions ([`decisions`], D1-D28) and the
 //! key/uniform split that the shader generator walks.
 //!
 //! | step | what | code | key | uniforms |
@@ -9,8 +9,8 @@
 //! | 1 | primary colour to bytes | [`decisions::color_byte`] | | |
 //! | 2 | fragment depth | [`fog::fragment_depth`] | `w_buffer` | `depth_scale`, `depth_offset` |
 //! | 3 | texture units 0-2 | [`texture::unit_color`] | `textures` | `shadow_bias`, `samplers` |
-//! | 3 | texture unit 3 (procedural) | [`procedural_texture`] (zero for now) | | |
-//! | 4 | fragment lighting | [`fragment_lighting`] (zero for now) | | |
+//! | 3 | texture unit 3 (procedural) | [`procedural_texture`] | `proctex` | `proctex` |
+//! | 4 | fragment lighting | [`fragment_lighting`] | `lighting` | `lighting` |
 //! | 5 | six TexEnv stages | [`texenv::run`] | `texenv`, `buffer_writes` | `texenv_constant`, `buffer_color` |
 //! | 6 | shadow-render mode | [`output::ShadowWrite`] | `shadow_render` | |
 //! | 7 | alpha test | [`output::alpha_test`] | `alpha_test` | `alpha_reference` |
@@ -40,13 +40,18 @@
 pub mod decisions;
 pub mod fog;
 pub mod key;
+pub mod lighting;
+pub mod lut;
 pub mod output;
+pub mod proctex;
 pub mod texenv;
 pub mod texture;
 pub mod uniforms;
 
 pub use key::{BufferWrites, FogKey, FragmentKey, TexEnvStageKey, TextureUnitKey, UnitKind};
+pub use lighting::{LightingColors, LightingKey, LightingUniforms};
 pub use output::ShadowWrite;
+pub use proctex::{ProcTexKey, ProcTexUniforms};
 pub use texenv::StageInputs;
 pub use texture::{CubeFace, TexCoord, TexelRequest, TexelSampler};
 pub use uniforms::{FragmentUniforms, GasUniforms, SamplerParams};
@@ -73,26 +78,27 @@ pub struct FragmentInputs {
     /// the depth.
     pub z_over_w: f32,
     pub w: f32,
+    /// max(|d/dx|, |d/dy|) of the absolute u and v coordinates texture unit 3 reads (what a
+    /// shader's screen-space derivatives give): the procedural texture's mipmapped filters read
+    /// them (decision D26); 0 elsewhere.
+    pub proctex_duv: [f32; 2],
 }
 
-/// Fragment lighting's colours (facts 3; TexEnv sources 1 and 2).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct LightingColors {
-    pub primary: Rgba,
-    pub secondary: Rgba,
+/// Step 4, fragment lighting (facts 3): [`lighting::compute`] with the key's lighting state;
+/// `texture` holds units 0-3 (lighting reads its bump and shadow inputs from them).
+pub fn fragment_lighting(
+    key: &FragmentKey,
+    uniforms: &FragmentUniforms,
+    inputs: &FragmentInputs,
+    texture: &[Rgba; 4],
+) -> LightingColors {
+    lighting::compute(&key.lighting, &uniforms.lighting, inputs, texture)
 }
 
-/// Step 4, fragment lighting. **Not implemented yet**: lighting is a later step of the project
-/// and returns (0, 0, 0, 0) for both colours, the value a disabled lighting stage gives
-/// (facts 2.2). Its key fields and uniforms (lights, LUTs) come with it.
-pub fn fragment_lighting(_key: &FragmentKey, _uniforms: &FragmentUniforms, _inputs: &FragmentInputs) -> LightingColors {
-    LightingColors::default()
-}
-
-/// Step 3, texture unit 3 (the procedural texture). **Not implemented yet**: returns
-/// (0, 0, 0, 0), the value of a disabled unit 3 (facts 2.2); its key fields and LUTs come with it.
-pub fn procedural_texture(_key: &FragmentKey, _uniforms: &FragmentUniforms, _inputs: &FragmentInputs) -> Rgba {
-    [0; 4]
+/// Step 3, texture unit 3 (the procedural texture, facts 5): [`proctex::sample`]; (0, 0, 0, 0)
+/// when the unit is disabled (facts 2.2).
+pub fn procedural_texture(key: &FragmentKey, uniforms: &FragmentUniforms, inputs: &FragmentInputs) -> Rgba {
+    proctex::sample(&key.proctex, &uniforms.proctex, inputs)
 }
 
 /// What the fragment pipeline hands the output merger.
@@ -134,7 +140,7 @@ pub fn trace(
     }
     texture[3] = procedural_texture(key, uniforms, inputs);
     // 4.
-    let lighting = fragment_lighting(key, uniforms, inputs);
+    let lighting = fragment_lighting(key, uniforms, inputs, &texture);
     let stage_inputs =
         StageInputs { primary, fragment_primary: lighting.primary, fragment_secondary: lighting.secondary, texture };
     // 5.

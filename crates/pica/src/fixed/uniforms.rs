@@ -6,7 +6,9 @@ use crate::float24::F24;
 use crate::regs::layouts::{FragopShadow, GasDeltaZ, GasLight, Rgb8, Rgba8, TexShadow};
 use crate::state::{Draw, GpuState, Memories};
 
-use super::key::ids;
+use super::key::{ids, reg};
+use super::lighting::LightingUniforms;
+use super::proctex::ProcTexUniforms;
 use super::Rgba;
 
 /// What a texture unit's sampler needs beyond the key: the raw register words, decoded by the
@@ -64,10 +66,11 @@ pub struct FragmentUniforms {
     /// The fog LUT as uploaded (raw entries, facts 4.1).
     pub fog_lut: [u32; 128],
     pub gas: GasUniforms,
-}
-
-fn reg(regs: &[u32], id: u16) -> u32 {
-    regs.get(usize::from(id)).copied().unwrap_or(0)
+    /// Fragment lighting: per-slot light parameters, the global ambient, the LUT scales and the
+    /// 24 lighting LUTs.
+    pub lighting: LightingUniforms,
+    /// The procedural texture: noise, LOD and colour-LUT parameters and its five LUTs.
+    pub proctex: ProcTexUniforms,
 }
 
 fn rgba(raw: u32) -> Rgba {
@@ -76,8 +79,13 @@ fn rgba(raw: u32) -> Rgba {
 }
 
 /// An IEEE-style half (float1.5.10) as f32; denormals kept, as the register page's format.
-fn f16(bits: u32) -> f32 {
+pub(crate) fn f16(bits: u32) -> f32 {
     crate::regs::fields::float_value(bits & 0xFFFF, 5, 10) as f32
+}
+
+/// A float1.7.12 (f20) as f32.
+pub(crate) fn f20(bits: u32) -> f32 {
+    crate::regs::fields::float_value(bits & 0xF_FFFF, 7, 12) as f32
 }
 
 impl FragmentUniforms {
@@ -116,6 +124,8 @@ impl FragmentUniforms {
                 deltaz: GasDeltaZ::decode(reg(regs, ids::GAS_DELTAZ_DEPTH)),
                 lut: memories.gas,
             },
+            lighting: LightingUniforms::decode(regs, memories.lighting.clone()),
+            proctex: ProcTexUniforms::decode(&ids::PROCTEX.map(|id| reg(regs, id)), memories.proctex.clone()),
         }
     }
 

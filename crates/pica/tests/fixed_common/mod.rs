@@ -2,6 +2,10 @@
 
 #![allow(dead_code)]
 
+pub mod lighting;
+#[allow(unused_imports)]
+pub use lighting::*;
+
 use pica::fixed::{
     self, FragmentInputs, FragmentKey, FragmentResult, FragmentTrace, FragmentUniforms, Rgba, TexelRequest,
 };
