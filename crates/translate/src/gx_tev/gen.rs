@@ -110,7 +110,7 @@ pub(super) fn module(key: &TevKey, compute: bool) -> Module {
     let texcoords: Vec<H> = (0..key.num_texgens).map(|k| fb.arg(&format!("texcoord{k}"), v2f)).collect();
     let colors = [fb.arg("color0", t.f4), fb.arg("color1", t.f4)];
     let pixel = fb.arg("pixel", t.u4);
-    let mut ir = Ir { fb, t };
+    let mut ir = Ir::new(fb, t);
     // s17.7 = floor(x * 128), sign-wrapped to 24 bits (gx::indirect::coord_of).
     let texcoords = texcoords
         .into_iter()

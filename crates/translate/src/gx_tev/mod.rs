@@ -166,12 +166,15 @@ impl Translation {
         self.texmaps
     }
 
-    /// SPIR-V 1.3 words.
+    /// SPIR-V 1.3 words. Written without the float post-passes (`NoContraction`,
+    /// `SignedZeroInfNanPreserve`): the module's float work is exact for finite inputs
+    /// (scaling by powers of two, `floor`, `round`, `clamp`; no sum a driver could fuse), so they
+    /// would change nothing and cost a pass over the words each.
     ///
     /// # Errors
     /// [`Error::Backend`] when naga's writer fails.
     pub fn spirv(&self) -> Result<Vec<u32>, Error> {
-        backend::spirv(&self.module, &self.info, Precision::Compat)
+        backend::spirv(&self.module, &self.info, Precision::Fast)
     }
 
     /// Writes `target`.
