@@ -55,7 +55,8 @@ impl Types {
 pub(super) struct Ir<'m> {
     pub fb: FnBuilder<'m>,
     pub t: Types,
-    consts: HashMap<(bool, Vec<i64>), H>,
+    /// Keyed by (unsigned, component count, components).
+    consts: HashMap<(bool, usize, [i64; 4]), H>,
 }
 
 const COMP: [SwizzleComponent; 4] =
@@ -76,7 +77,9 @@ impl<'m> Ir<'m> {
 
     /// The constant `v` (one component: a scalar), made once.
     fn constant(&mut self, unsigned: bool, v: &[i64]) -> H {
-        let key = (unsigned, v.to_vec());
+        let mut comps = [0; 4];
+        comps[..v.len()].copy_from_slice(v);
+        let key = (unsigned, v.len(), comps);
         if let Some(&h) = self.consts.get(&key) {
             return h;
         }
@@ -103,13 +106,19 @@ impl<'m> Ir<'m> {
     }
     /// A vector of i32 literals (a splat when they are all equal).
     pub fn iv(&mut self, v: &[i32]) -> H {
-        let v: Vec<i64> = v.iter().map(|&x| x as i64).collect();
-        self.constant(false, &v)
+        let mut c = [0; 4];
+        for (k, &x) in v.iter().enumerate() {
+            c[k] = x as i64;
+        }
+        self.constant(false, &c[..v.len()])
     }
     /// A vector of u32 literals (shift amounts).
     pub fn uv(&mut self, v: &[u32]) -> H {
-        let v: Vec<i64> = v.iter().map(|&x| x as i64).collect();
-        self.constant(true, &v)
+        let mut c = [0; 4];
+        for (k, &x) in v.iter().enumerate() {
+            c[k] = x as i64;
+        }
+        self.constant(true, &c[..v.len()])
     }
     pub fn splat(&mut self, n: usize, value: H) -> H {
         self.fb.expr(Expression::Splat { size: size_of(n), value })
@@ -134,12 +143,12 @@ impl<'m> Ir<'m> {
     }
     /// `a << n` for an `n`-component value (`n` = 1 for scalars) by a constant.
     pub fn shl(&mut self, a: H, n: usize, by: u32) -> H {
-        let s = self.uv(&vec![by; n]);
+        let s = self.uv(&[by; 4][..n]);
         self.bin(Op::ShiftLeft, a, s)
     }
     /// Arithmetic `a >> by` for an `n`-component value by a constant.
     pub fn shr(&mut self, a: H, n: usize, by: u32) -> H {
-        let s = self.uv(&vec![by; n]);
+        let s = self.uv(&[by; 4][..n]);
         self.bin(Op::ShiftRight, a, s)
     }
     /// Sign-wraps to 24 bits: `(a << 8) >> 8`.
