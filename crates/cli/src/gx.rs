@@ -267,6 +267,8 @@ struct PixelJson {
     ras: Vec<[u8; 4]>,
     ind_tex: Vec<[u8; 4]>,
     texcoords: Vec<[i32; 2]>,
+    z: u32,
+    pos: [u32; 2],
 }
 
 /// A BP write: a 32-bit register bag (number or hex string, address in the top byte).
@@ -331,6 +333,8 @@ fn pixel_inputs(i: usize, p: PixelJson) -> anyhow::Result<PixelInputs> {
         ras: fill("ras", i, p.ras)?,
         ind_tex: fill("ind_tex", i, p.ind_tex)?,
         texcoords: fill("texcoords", i, p.texcoords)?,
+        z: p.z & gx::pixel::Z_MASK,
+        pos: p.pos,
     })
 }
 
@@ -397,6 +401,9 @@ fn run_tev(path: &Path, text: &str) -> anyhow::Result<Value> {
             "tevcoord": &out.indirect.tevcoord[..n],
             "bump_alpha": &out.indirect.bump_alpha[..n],
             "ind_coord": &out.indirect.ind_coord[..state.gen_mode.num_indstages.min(4) as usize],
+            "z": out.post.z,
+            "fog": out.post.ifog,
+            "stored": out.post.rgba,
         }));
     }
     let mut result = json!({"num_stages": n, "pixels": outs});

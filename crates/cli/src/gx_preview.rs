@@ -2,10 +2,9 @@
 //! through the material's translated fragment shader, and a contact sheet of all materials
 //! (docs/gx-cli.md). Every pixel is checked against the CPU reference before it is written.
 //!
-//! The picture is a lit quad: texture coordinates run over the material's texture maps once
-//! across the picture (texgen k spans the size of texture map k), colour channel 0 is a diffuse
-//! light falling off from the top-left corner and channel 1 a horizontal ramp; both channels'
-//! alpha is 255.
+//! The picture is a lit sphere: the material's texture maps wrap around it by longitude and
+//! latitude, colour channel 0 is diffuse light and channel 1 the specular highlight (both with
+//! alpha 255), and the depth follows the surface, so fog varies across it.
 
 use std::path::{Path, PathBuf};
 
@@ -22,17 +21,47 @@ pub const SIZE: u32 = 64;
 /// Pictures per row of the contact sheet.
 const SHEET_COLUMNS: usize = 4;
 
-/// The inputs of pixel (x, y) of a material's picture.
+/// Radius of the sphere in pixels (centred in the picture).
+const RADIUS: f64 = 30.0;
+/// Direction towards the light (normalised at use): up, left and towards the viewer.
+const LIGHT: [f64; 3] = [-0.45, -0.55, 0.7];
+
+/// The unit normal of the sphere at the centre of pixel (x, y), or `None` outside it.
+pub fn sphere_normal(x: u32, y: u32) -> Option<[f64; 3]> {
+    let c = SIZE as f64 / 2.0;
+    let (nx, ny) = ((x as f64 + 0.5 - c) / RADIUS, (y as f64 + 0.5 - c) / RADIUS);
+    let r2 = nx * nx + ny * ny;
+    (r2 < 1.0).then(|| [nx, ny, (1.0 - r2).sqrt()])
+}
+
+/// The inputs of pixel (x, y) of a material's picture: a lit sphere. Texgen k wraps texture map
+/// k twice around the sphere and once from pole to pole (longitude and latitude); colour
+/// channel 0 is diffuse light with an ambient floor and alpha 255, channel 1 the specular
+/// highlight; the depth runs from the sphere's front (2^23) backwards. Pixels off the sphere
+/// get zero colours and coordinates (the picture leaves them transparent).
 fn inputs(p: &Picked, x: u32, y: u32) -> PixelInputs {
-    let mut px = PixelInputs::default();
+    let mut px = PixelInputs { pos: [x, y], ..Default::default() };
+    let Some(n) = sphere_normal(x, y) else {
+        return px;
+    };
+    let u = 0.5 + n[0].atan2(n[2]) / std::f64::consts::TAU;
+    let v = n[1].clamp(-1.0, 1.0).acos() / std::f64::consts::PI;
     for (k, tc) in px.texcoords.iter_mut().enumerate() {
         let map = &p.maps[k];
-        // s17.7: texel x * width / SIZE at the pixel's corner.
-        *tc = [(x * map.width * 128 / SIZE) as i32, (y * map.height * 128 / SIZE) as i32];
+        // s17.7 texel coordinates.
+        *tc = [(u * 2.0 * map.width as f64 * 128.0) as i32, (v * map.height as f64 * 128.0) as i32];
     }
-    let d = ((x * x + y * y) as f64).sqrt() / (SIZE as f64 * 1.42);
-    let light = (255.0 * (1.0 - d).clamp(0.15, 1.0)) as u8;
-    px.ras = [[light, light, light, 255], [(x * 255 / (SIZE - 1)) as u8, 128, (255 - x * 255 / (SIZE - 1)) as u8, 255]];
+    let len = LIGHT.iter().map(|c| c * c).sum::<f64>().sqrt();
+    let l = LIGHT.map(|c| c / len);
+    let diffuse = (n[0] * l[0] + n[1] * l[1] + n[2] * l[2]).max(0.0);
+    let light = (255.0 * (0.2 + 0.8 * diffuse)).round() as u8;
+    // Blinn-Phong with the viewer along +z: the half vector of l and (0, 0, 1).
+    let h = [l[0], l[1], l[2] + 1.0];
+    let hl = h.iter().map(|c| c * c).sum::<f64>().sqrt();
+    let spec = ((n[0] * h[0] + n[1] * h[1] + n[2] * h[2]) / hl).max(0.0).powi(24);
+    let s = (255.0 * spec).round() as u8;
+    px.ras = [[light, light, light, 255], [s, s, s, 255]];
+    px.z = ((0.5 - 0.25 * n[2]) * 16_777_216.0) as u32;
     px
 }
 
@@ -79,7 +108,15 @@ pub fn run(file: &Path, picked: &[Picked], dir: &Path, several_models: bool) -> 
                 got.len()
             );
         }
-        let rgba: Vec<u8> = want.iter().flat_map(|w| w.map_or([0; 4], |c| [c[0], c[1], c[2], 255])).collect();
+        // Off the sphere, and where the alpha test discards, the picture is transparent.
+        let rgba: Vec<u8> = want
+            .iter()
+            .enumerate()
+            .flat_map(|(i, w)| match (sphere_normal(i as u32 % SIZE, i as u32 / SIZE), w) {
+                (Some(_), Some(c)) => [c[0], c[1], c[2], 255],
+                _ => [0; 4],
+            })
+            .collect();
         let path = dir.join(format!("{}.png", crate::gx_shader::file_stem(p, several_models)));
         write_png(&path, SIZE, SIZE, &rgba)?;
         written.push(path);

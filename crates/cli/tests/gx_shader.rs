@@ -168,6 +168,31 @@ fn preview_writes_checked_pictures_and_a_contact_sheet() {
             assert_eq!(&sheet[at..at + 256], row, "{m} row {y}");
         }
     }
+    // A lit sphere: the corners are off it (transparent), the centre is on it, and in
+    // lit_texture (texture times colour channel 0) the upper left, toward the light, is brighter
+    // on average than the lower right.
+    for m in MATERIALS {
+        let (_, _, px) = read_png(&out_dir.join(format!("{m}.png")));
+        for (x, y) in [(0usize, 0usize), (63, 0), (0, 63), (63, 63)] {
+            assert_eq!(px[(y * 64 + x) * 4 + 3], 0, "{m}: corner ({x}, {y}) is off the sphere");
+        }
+    }
+    let (_, _, px) = read_png(&out_dir.join("lit_texture.png"));
+    let mean = |x0: usize, y0: usize| {
+        let (mut sum, mut n) = (0u64, 0u64);
+        for y in y0..y0 + 16 {
+            for x in x0..x0 + 16 {
+                let c = &px[(y * 64 + x) * 4..(y * 64 + x) * 4 + 4];
+                if c[3] == 255 {
+                    sum += c[0] as u64 + c[1] as u64 + c[2] as u64;
+                    n += 1;
+                }
+            }
+        }
+        assert!(n > 100, "the sphere covers the quadrant");
+        sum / n
+    };
+    assert!(mean(14, 14) > mean(34, 34) + 30, "lit side brighter: {} vs {}", mean(14, 14), mean(34, 34));
     // The brick texture (decoded from the file) shows through lit_texture: its mortar grey
     // 0x9CD3 is (156, 154, 156) before lighting, so some pixel is grey, none is the checkerboard.
     let (_, _, px) = read_png(&out_dir.join("lit_texture.png"));

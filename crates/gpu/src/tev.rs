@@ -32,6 +32,9 @@ pub struct TevPixel {
     pub texcoords: [[f32; 2]; 8],
     /// Colour channels 0 and 1.
     pub colors: [[f32; 4]; 2],
+    /// Depth (the 24-bit value), column and row. The render path draws pixel i at column
+    /// i % 64, row i / 64 and takes only the depth from here.
+    pub depth_pos: [f32; 4],
 }
 
 impl TevPixel {
@@ -40,12 +43,13 @@ impl TevPixel {
         Self {
             texcoords: p.texcoords.map(|c| [c[0] as f32 / 128.0, c[1] as f32 / 128.0]),
             colors: p.ras.map(|c| c.map(|v| v as f32 / 255.0)),
+            depth_pos: [(p.z & gx::pixel::Z_MASK) as f32, p.pos[0] as f32, p.pos[1] as f32, 0.0],
         }
     }
 }
 
 const VERTEX_WGSL: &str = r#"
-struct Px { tc: array<vec4<f32>, 4>, c0: vec4<f32>, c1: vec4<f32> }
+struct Px { tc: array<vec4<f32>, 4>, c0: vec4<f32>, c1: vec4<f32>, zp: vec4<f32> }
 @group(0) @binding(9) var<storage, read> px: array<Px>;
 struct VOut {
     @builtin(position) pos: vec4<f32>,
@@ -60,7 +64,8 @@ fn main(@builtin(vertex_index) i: u32) -> VOut {
     let y = 1.0 - (f32(i / 64u) + 0.5) / f32(rows) * 2.0;
     let p = px[i];
     var o: VOut;
-    o.pos = vec4<f32>(x, y, 0.0, 1.0);
+    // Depth z / 2^24 is exact in f32 and the viewport maps it unchanged.
+    o.pos = vec4<f32>(x, y, p.zp.x / 16777216.0, 1.0);
     o.t0 = p.tc[0].xy; o.t1 = p.tc[0].zw; o.t2 = p.tc[1].xy; o.t3 = p.tc[1].zw;
     o.t4 = p.tc[2].xy; o.t5 = p.tc[2].zw; o.t6 = p.tc[3].xy; o.t7 = p.tc[3].zw;
     o.c0 = p.c0;
@@ -214,10 +219,11 @@ impl<'g> TevRunner<'g> {
     /// The bind group of one run and its output buffer (16 bytes per pixel).
     fn bind_group(&self, uniforms: &[u8], pixels: &[TevPixel]) -> (wgpu::BindGroup, wgpu::Buffer) {
         let gpu = self.gpu;
-        let mut data: Vec<f32> = Vec::with_capacity(pixels.len() * 24);
+        let mut data: Vec<f32> = Vec::with_capacity(pixels.len() * 28);
         for p in pixels {
             data.extend(p.texcoords.iter().flatten());
             data.extend(p.colors.iter().flatten());
+            data.extend(p.depth_pos);
         }
         let ubuf = gpu.upload(uniforms, wgpu::BufferUsages::UNIFORM);
         let pbuf = gpu.upload(bytemuck::cast_slice(&data), wgpu::BufferUsages::STORAGE);
@@ -268,7 +274,7 @@ impl<'g> TevRunner<'g> {
     }
 
     /// Runs the compute entry point over `pixels`: per pixel the TEV function's result
-    /// `(r, g, b, a | pass << 8)`.
+    /// `(r | g << 8 | b << 16 | a << 24, pass, z, ifog)`.
     ///
     /// # Errors
     /// [`GpuError::Device`] when the read-back fails.
@@ -366,17 +372,27 @@ pub struct TevCheck {
     pub passed: usize,
     /// Pixels that did not.
     pub failed: usize,
-    /// Mismatched bits over all pixels.
+    /// Mismatched bits over all pixels (RGBA, alpha-test result and, on the compute path, the
+    /// 24-bit depth and the fog factor).
     pub mismatched_bits: u32,
+    /// Pixels whose reference fog factor lies strictly between 0 and 256 (coverage of the fog
+    /// arithmetic, not only of its clamps).
+    pub partly_fogged: usize,
     /// The first mismatch: pixel index, device RGBA, reference RGBA (the clear colour where the
     /// reference discards, on the render path).
     pub first: Option<(usize, [u8; 4], Option<[u8; 4]>)>,
 }
 
-/// The reference's result for one pixel: its RGBA, or `None` when the alpha test discards it.
+/// The reference's result for one pixel: the RGBA it stores (after fog, dither, constant
+/// alpha and the pixel format), or `None` when the alpha test discards it.
 pub fn reference_pixel(ev: &Evaluator, maps: &[Image; TEXMAPS], input: &PixelInputs) -> Option<[u8; 4]> {
     let o = ev.eval_sampled(maps, input);
-    o.alpha_pass.then_some([o.color[0], o.color[1], o.color[2], o.alpha])
+    o.alpha_pass.then_some(o.post.rgba)
+}
+
+/// The position the render path draws pixel `i` at (rows of 64).
+pub fn render_position(i: usize) -> [u32; 2] {
+    [i as u32 % ROW, i as u32 / ROW]
 }
 
 /// A clear colour that no reference output of the batch equals.
@@ -420,32 +436,43 @@ pub fn check_state(
     let ev = Evaluator::new(state);
     let pixels: Vec<TevPixel> = inputs.iter().map(TevPixel::from_inputs).collect();
     let uniforms = translate::gx_tev::UniformBlock::from_state(state).to_bytes();
-    // Per pixel: device RGBA, reference RGBA, and whether the alpha-test results agree.
-    let pairs: Vec<([u8; 4], [u8; 4], bool)> = match path {
+    // The render path draws pixel i at a fixed position: the reference sees that position.
+    let inputs: Vec<PixelInputs> = match path {
         Path::Render => {
-            let want: Vec<Option<[u8; 4]>> = inputs.iter().map(|p| reference_pixel(&ev, maps, p)).collect();
+            inputs.iter().enumerate().map(|(i, p)| PixelInputs { pos: render_position(i), ..p.clone() }).collect()
+        }
+        Path::Compute => inputs.to_vec(),
+    };
+    let outputs: Vec<gx::PixelOutput> = inputs.iter().map(|p| ev.eval_sampled(maps, p)).collect();
+    // Per pixel: device RGBA, reference RGBA, and the count of other mismatched bits.
+    let pairs: Vec<([u8; 4], [u8; 4], u32)> = match path {
+        Path::Render => {
+            let want: Vec<Option<[u8; 4]>> = outputs.iter().map(|o| o.alpha_pass.then_some(o.post.rgba)).collect();
             let clear = sentinel(&want);
             let pipeline = runner.pipeline(&words)?;
             let got = runner.draw(&pipeline, &uniforms, &pixels, clear)?;
-            got.iter().zip(&want).map(|(g, w)| (*g, w.unwrap_or(clear), true)).collect()
+            got.iter().zip(&want).map(|(g, w)| (*g, w.unwrap_or(clear), 0)).collect()
         }
         Path::Compute => {
             let pipeline = runner.compute_pipeline(&words)?;
             let got = runner.dispatch(&pipeline, &uniforms, &pixels)?;
             got.iter()
-                .zip(inputs)
-                .map(|(g, p)| {
-                    let o = ev.eval_sampled(maps, p);
-                    let dev = [g[0] as u8, g[1] as u8, g[2] as u8, g[3] as u8];
-                    let fits = g[0] < 256 && g[1] < 256 && g[2] < 256 && g[3] < 512;
-                    (dev, [o.color[0], o.color[1], o.color[2], o.alpha], fits && (g[3] >> 8 == 1) == o.alpha_pass)
+                .zip(&outputs)
+                .map(|(g, o)| {
+                    let other = (g[1] ^ o.alpha_pass as u32).count_ones()
+                        + (g[2] ^ o.post.z).count_ones()
+                        + (g[3] ^ o.post.ifog as u32).count_ones();
+                    (g[0].to_le_bytes(), o.post.rgba, other)
                 })
                 .collect()
         }
     };
-    let mut check = TevCheck::default();
-    for (i, (g, w, same_pass)) in pairs.iter().enumerate() {
-        let bits: u32 = g.iter().zip(w).map(|(a, b)| (a ^ b).count_ones()).sum::<u32>() + (!same_pass) as u32;
+    let mut check = TevCheck {
+        partly_fogged: outputs.iter().filter(|o| o.post.ifog > 0 && o.post.ifog < 256).count(),
+        ..Default::default()
+    };
+    for (i, (g, w, other)) in pairs.iter().enumerate() {
+        let bits: u32 = g.iter().zip(w).map(|(a, b)| (a ^ b).count_ones()).sum::<u32>() + other;
         if bits == 0 {
             check.passed += 1;
         } else {

@@ -1,7 +1,10 @@
 //! TEV modules on the Vulkan device against the CPU reference, bit for bit: random valid
 //! materials (gx::smith: 1-16 stages, every input, op, bias, scale, clamp, compare mode, swap
-//! and konst selector, indirect stages with every format, bias, matrix and wrap, alpha compare)
-//! x 64 random pixels each, with random texture maps of random sizes.
+//! and konst selector, indirect stages with every format, bias, matrix and wrap, alpha compare,
+//! fog on/off with every function, projection and range adjustment, z texture, RGBA6 with and
+//! without dither, constant alpha) x 64 random pixels each (random depth and position), with
+//! random texture maps of random sizes. The compute path compares RGBA, the alpha-test result,
+//! the 24-bit depth after the z texture and the fog factor.
 //!
 //! Every key runs through the compute entry point (the module's TEV function over a storage
 //! buffer: colour and alpha-test result of every pixel); the first GX_TEV_RENDER_KEYS keys
@@ -108,6 +111,9 @@ fn random_keys_match_the_reference_bit_for_bit() {
     let (mut passed, mut failed, mut bits) = (0usize, 0usize, 0u32);
     let mut examples = Vec::new();
     let mut stage_counts = [0u32; 17];
+    // Keys with fog on, range adjustment, z texture, RGBA6, dither, constant alpha.
+    let mut post_counts = [0u32; 6];
+    let mut partly_fogged = 0usize;
     for chunk in 0..keys.div_ceil(KEYS_PER_MAPS) {
         let maps = random_maps(&mut Unstructured::new(&bytes(0xAB00 + chunk, 8192)));
         let runner = TevRunner::new(&gpu, &maps).unwrap();
@@ -127,11 +133,16 @@ fn random_keys_match_the_reference_bit_for_bit() {
                     (path, c)
                 })
                 .collect();
-            (seed, state.num_stages(), checks)
+            (seed, state.num_stages(), TevKey::new(&state).post, checks)
         });
-        for (seed, stages, checks) in results {
+        for (seed, stages, post, checks) in results {
             stage_counts[stages] += 1;
+            let on = [post.fog != 0, post.fog_range, post.ztex_op != 0, post.rgba6, post.dither, post.const_alpha];
+            for (n, on) in post_counts.iter_mut().zip(on) {
+                *n += on as u32;
+            }
             for (path, c) in checks {
+                partly_fogged += c.partly_fogged;
                 passed += c.passed;
                 failed += c.failed;
                 bits += c.mismatched_bits;
@@ -151,6 +162,15 @@ fn random_keys_match_the_reference_bit_for_bit() {
         cpu_seconds() - cpu,
         &stage_counts[1..]
     );
+    eprintln!(
+        "keys with fog {}, range adjustment {}, z texture {}, RGBA6 {}, dither {}, constant alpha {}; {partly_fogged} pixels partly fogged",
+        post_counts[0], post_counts[1], post_counts[2], post_counts[3], post_counts[4], post_counts[5]
+    );
     assert_eq!(bits, 0, "{failed} pixels, {bits} bits mismatched:\n{}", examples.join("\n"));
+    // Every post-TEV switch was on in some key, and the fog arithmetic ran between its clamps.
+    if keys >= 100 {
+        assert!(post_counts.iter().all(|&n| n > 0), "post-TEV coverage {post_counts:?}");
+        assert!(partly_fogged > 0, "no pixel was partly fogged");
+    }
     assert_eq!(passed as u64, (keys + render_keys.min(keys)) * PIXELS as u64);
 }

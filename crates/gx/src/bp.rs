@@ -195,6 +195,27 @@ pub struct Fog {
     pub c: FogC,
     /// 0xF2.
     pub color: FogColor,
+    /// 0xE8: range adjustment centre and enable.
+    pub range: FogRange,
+    /// 0xE9-0xED: the ten range-adjust factors, two per register.
+    pub range_k: [FogRangeK; 5],
+    /// Not a BP register: the viewport half-width in pixels that range adjustment normalises the
+    /// horizontal offset by (XF state the host supplies; [`crate::pixel::DEFAULT_VIEWPORT_HALF_WIDTH`]
+    /// after decoding).
+    pub viewport_half_width: u16,
+}
+
+impl Fog {
+    /// Range-adjust factor `j` (0..10): bits \[23:12\] of register 0xE9 + j/2 for even j,
+    /// \[11:0\] for odd j (more-facts §3.3).
+    pub fn range_factor(&self, j: usize) -> u16 {
+        let r = &self.range_k[j / 2];
+        if j.is_multiple_of(2) {
+            r.hi
+        } else {
+            r.lo
+        }
+    }
 }
 
 /// Every TEV-related BP register, decoded. Plain data: clone, compare, hash, serialize.
@@ -218,6 +239,8 @@ pub struct TevState {
     pub blend_mode: BlendMode,
     /// 0x42.
     pub const_alpha: ConstAlpha,
+    /// 0x43.
+    pub pe_control: PeControl,
     /// 0xC0, 0xC2, ... per stage.
     pub color_env: [ColorCombiner; 16],
     /// 0xC1, 0xC3, ... per stage.
@@ -230,6 +253,10 @@ pub struct TevState {
     pub fog: Fog,
     /// 0xF3.
     pub alpha_test: AlphaTest,
+    /// 0xF4.
+    pub ztex_bias: ZTexBias,
+    /// 0xF5.
+    pub ztex2: ZTex2,
     /// 0xF6-0xFD.
     pub ksel: [TevKSel; 8],
 }
@@ -290,6 +317,7 @@ impl TevState {
         s.z_mode = ZMode::decode(g(addr::Z_MODE));
         s.blend_mode = BlendMode::decode(g(addr::BLEND_MODE));
         s.const_alpha = ConstAlpha::decode(g(addr::CONST_ALPHA));
+        s.pe_control = PeControl::decode(g(addr::PE_CONTROL));
         for n in 0..4 {
             s.color_regs[n] = rgba_of(regs.color_bank(2 * n), regs.color_bank(2 * n + 1));
             s.konst_regs[n] = rgba_of(regs.konst_bank(2 * n), regs.konst_bank(2 * n + 1));
@@ -300,8 +328,13 @@ impl TevState {
             b_shift: FogBShift::decode(g(addr::FOG_B_SHIFT)),
             c: FogC::decode(g(addr::FOG_C)),
             color: FogColor::decode(g(addr::FOG_COLOR)),
+            range: FogRange::decode(g(addr::FOG_RANGE)),
+            range_k: [0u8, 1, 2, 3, 4].map(|j| FogRangeK::decode(g(addr::FOG_RANGE_K + j))),
+            viewport_half_width: crate::pixel::DEFAULT_VIEWPORT_HALF_WIDTH,
         };
         s.alpha_test = AlphaTest::decode(g(addr::ALPHA_TEST));
+        s.ztex_bias = ZTexBias::decode(g(addr::ZTEX_BIAS));
+        s.ztex2 = ZTex2::decode(g(addr::ZTEX2));
         s
     }
 

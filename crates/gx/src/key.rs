@@ -1,10 +1,12 @@
 //! The TEV key: exactly the state that changes a material's generated fragment code.
 //!
 //! Everything a register holds as a *value* (TEV colour and konst registers, indirect matrix
-//! entries and scales, alpha-test references) is a uniform and stays out of the key; what
-//! selects *operations* (stage count, inputs, ops, bias, scale, clamp, destinations, swap
-//! tables, konst selectors, texture maps and coordinates, indirect settings, alpha-test
-//! functions and logic) is in it. The rule follows Dolphin's pixel shader UID (docs/design.md,
+//! entries and scales, alpha-test references, fog parameters and colour, z-texture bias and
+//! type, the constant alpha value) is a uniform and stays out of the key; what selects
+//! *operations* (stage count, inputs, ops, bias, scale, clamp, destinations, swap tables, konst
+//! selectors, texture maps and coordinates, indirect settings, alpha-test functions and logic,
+//! fog function, projection and range adjustment, z-texture op, dither, constant alpha enable,
+//! RGBA6 format) is in it. The rule follows Dolphin's pixel shader UID (docs/design.md,
 //! "Models to learn from").
 //!
 //! Fields are normalised where the state cannot change the code: texture coordinates are
@@ -164,6 +166,41 @@ pub struct AlphaTestKey {
     pub logic: u8,
 }
 
+/// The steps after the TEV that change code (their parameters are uniforms).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct PostKey {
+    /// Fog function as run (`gx::pixel::fog_function`: 0 off, 2 linear, 4-7 the curves).
+    pub fog: u8,
+    /// Orthographic fog (false with fog off).
+    pub fog_ortho: bool,
+    /// Fog range adjustment (false with fog off).
+    pub fog_range: bool,
+    /// Z-texture op: 0 off, 1 add, 2 replace (3 is stored as 2, which it equals).
+    pub ztex_op: u8,
+    /// EFB format RGBA6_Z24 (6-bit channels).
+    pub rgba6: bool,
+    /// Dither (only with `rgba6`).
+    pub dither: bool,
+    /// Constant alpha replaces the stored alpha.
+    pub const_alpha: bool,
+}
+
+impl PostKey {
+    /// The post-TEV key of a state.
+    pub fn new(state: &TevState) -> Self {
+        let p = crate::pixel::PostParams::new(state);
+        Self {
+            fog: p.fog_fn,
+            fog_ortho: p.fog_ortho,
+            fog_range: p.fog_range,
+            ztex_op: p.ztex_op,
+            rgba6: p.rgba6,
+            dither: p.dither,
+            const_alpha: p.const_alpha.is_some(),
+        }
+    }
+}
+
 /// The TEV key of a material (see the module documentation).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct TevKey {
@@ -175,6 +212,8 @@ pub struct TevKey {
     pub ind: Vec<IndStageKey>,
     /// The alpha test.
     pub alpha_test: AlphaTestKey,
+    /// Z texture, fog, dither, constant alpha and pixel format.
+    pub post: PostKey,
 }
 
 /// The texcoord a stage or indirect stage reads: past numtexgens it reads texcoord 0; with no
@@ -223,6 +262,7 @@ impl TevKey {
             stages,
             ind,
             alpha_test: AlphaTestKey { comp0: t.comp0, comp1: t.comp1, logic: t.logic },
+            post: PostKey::new(state),
         }
     }
 
@@ -248,6 +288,9 @@ impl TevKey {
         for n in &self.ind {
             b.extend([n.texmap, n.texcoord.map_or(0xFF, |t| t), n.ss, n.ts]);
         }
+        let p = &self.post;
+        b.extend([p.fog, p.fog_ortho as u8, p.fog_range as u8, p.ztex_op, p.rgba6 as u8, p.dither as u8]);
+        b.push(p.const_alpha as u8);
         b
     }
 

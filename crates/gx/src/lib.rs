@@ -6,6 +6,7 @@
 //! - [`listing`]: the register listing the printer writes, read back (printer and parser are inverses);
 //! - [`smith`]: random valid TEV states from `arbitrary::Unstructured`;
 //! - [`tev`] and [`indirect`]: the integer-exact TEV reference;
+//! - [`pixel`]: the steps after the TEV (z texture, fog, dither, constant alpha, pixel format);
 //! - [`key`]: the TEV key (the state that changes generated code); [`sample`]: the texel fetch
 //!   that completes the reference for whole materials;
 //! - [`texture`]: the TEX0 formats decoded to RGBA8 (and encoded back for the lossless ones);
@@ -45,6 +46,7 @@ pub mod fields;
 pub mod indirect;
 pub mod key;
 pub mod listing;
+pub mod pixel;
 pub mod reader;
 pub mod regs;
 pub mod sample;

@@ -83,6 +83,12 @@ pub const FOG_FSEL: &[&str] =
     &["OFF", "RESERVED1", "LINEAR", "RESERVED3", "EXP", "EXP2", "BACKWARD_EXP", "BACKWARD_EXP2"];
 /// Fog projection.
 pub const FOG_PROJ: &[&str] = &["PERSPECTIVE", "ORTHOGRAPHIC"];
+/// EFB pixel formats of PE control.
+pub const PIXEL_FORMAT: &[&str] = &["RGB8_Z24", "RGBA6_Z24", "RGB565_Z16", "Z24", "Y8", "U8", "V8", "YUV420"];
+/// Z-texture texel types.
+pub const ZTEX_TYPE: &[&str] = &["U8", "U16", "U24", "INVALID3"];
+/// Z-texture operations.
+pub const ZTEX_OP: &[&str] = &["DISABLE", "ADD", "REPLACE", "INVALID3"];
 
 bp_register! {
     /// BP 0x00 genMode. Real MDL0 lists never write it: counts come from the material header.
@@ -257,6 +263,18 @@ bp_register! {
 }
 
 bp_register! {
+    /// BP 0x43 PE control: the EFB pixel format and where the depth test runs.
+    PeControl = "pe_control" {
+        /// EFB pixel format (RGBA6_Z24 is the one that dithers and stores 6-bit alpha).
+        pixel_format: u8 = [2:0] @ PIXEL_FORMAT,
+        /// Depth format.
+        zformat: u8 = [5:3],
+        /// Depth test before texturing.
+        early_ztest: bool = [6:6],
+    }
+}
+
+bp_register! {
     /// BP 0xC0 + 2i, colour combiner of stage i.
     ColorCombiner = "tev_color_env" {
         /// Input d (signed 11-bit).
@@ -333,6 +351,26 @@ bp_register! {
 }
 
 bp_register! {
+    /// BP 0xE8 fog range adjustment: centre and enable (more-facts §3.3).
+    FogRange = "fog_range" {
+        /// Horizontal centre of the viewport plus 342.
+        center: u16 = [9:0],
+        /// Range adjustment enable.
+        enable: bool = [10:10],
+    }
+}
+
+bp_register! {
+    /// BP 0xE9-0xED: two of the ten 12-bit range-adjust factors each.
+    FogRangeK = "fog_range_k" {
+        /// Factor 2j + 1 of register 0xE9 + j.
+        lo: u16 = [11:0],
+        /// Factor 2j of register 0xE9 + j.
+        hi: u16 = [23:12],
+    }
+}
+
+bp_register! {
     /// BP 0xEE fog parameter A (a float with an 11-bit mantissa).
     FogA = "fog_a" {
         /// Mantissa (top 11 bits of a float32 mantissa).
@@ -405,6 +443,24 @@ bp_register! {
 }
 
 bp_register! {
+    /// BP 0xF4 z-texture bias.
+    ZTexBias = "ztex_bias" {
+        /// Bias added to the texel's depth (24-bit).
+        bias: u32 = [23:0],
+    }
+}
+
+bp_register! {
+    /// BP 0xF5 z-texture type and operation (more-facts §3.2).
+    ZTex2 = "ztex2" {
+        /// How the texel forms a depth value.
+        kind: u8 = [1:0] @ ZTEX_TYPE,
+        /// Disabled, add to the rasterized depth, or replace it.
+        op: u8 = [3:2] @ ZTEX_OP,
+    }
+}
+
+bp_register! {
     /// BP 0xF6 + k TevKSel: swap-table bits and konst selectors of stages 2k and 2k+1.
     TevKSel = "tev_ksel" {
         /// Swap table bits (R of table k/2 when k is even, B when odd).
@@ -452,10 +508,16 @@ pub mod addr {
     pub const BLEND_MODE: u8 = 0x41;
     /// Constant alpha.
     pub const CONST_ALPHA: u8 = 0x42;
+    /// PE control.
+    pub const PE_CONTROL: u8 = 0x43;
     /// Colour combiner of stage 0 (alpha combiner at +1, stage i at +2i).
     pub const TEV_COLOR_ENV: u8 = 0xC0;
     /// TEV register 0 RA (BG at +1, register n at +2n).
     pub const TEV_REG: u8 = 0xE0;
+    /// Fog range adjustment (centre, enable).
+    pub const FOG_RANGE: u8 = 0xE8;
+    /// First fog range-adjust factor register (five in all).
+    pub const FOG_RANGE_K: u8 = 0xE9;
     /// Fog A.
     pub const FOG_A: u8 = 0xEE;
     /// Fog B magnitude.
@@ -468,6 +530,10 @@ pub mod addr {
     pub const FOG_COLOR: u8 = 0xF2;
     /// Alpha test.
     pub const ALPHA_TEST: u8 = 0xF3;
+    /// Z-texture bias.
+    pub const ZTEX_BIAS: u8 = 0xF4;
+    /// Z-texture type and operation.
+    pub const ZTEX2: u8 = 0xF5;
     /// TevKSel 0.
     pub const TEV_KSEL: u8 = 0xF6;
     /// BP mask.
@@ -492,6 +558,7 @@ pub fn layout_of(address: u8, raw: u32) -> Option<(String, RegisterLayout)> {
         0x40 => ("z_mode".into(), ZMode::LAYOUT),
         0x41 => ("blend_mode".into(), BlendMode::LAYOUT),
         0x42 => ("const_alpha".into(), ConstAlpha::LAYOUT),
+        0x43 => ("pe_control".into(), PeControl::LAYOUT),
         0xC0..=0xDF if a.is_multiple_of(2) => (format!("tev_color_env[{}]", (a - 0xC0) / 2), ColorCombiner::LAYOUT),
         0xC0..=0xDF => (format!("tev_alpha_env[{}]", (a - 0xC1) / 2), AlphaCombiner::LAYOUT),
         0xE0..=0xE7 => {
@@ -503,12 +570,16 @@ pub fn layout_of(address: u8, raw: u32) -> Option<(String, RegisterLayout)> {
                 (format!("tev_reg_bg[{reg}]"), TevRegBg::LAYOUT)
             }
         }
+        0xE8 => ("fog_range".into(), FogRange::LAYOUT),
+        0xE9..=0xED => (format!("fog_range_k[{}]", a - 0xE9), FogRangeK::LAYOUT),
         0xEE => ("fog_a".into(), FogA::LAYOUT),
         0xEF => ("fog_b_magnitude".into(), FogBMagnitude::LAYOUT),
         0xF0 => ("fog_b_shift".into(), FogBShift::LAYOUT),
         0xF1 => ("fog_c".into(), FogC::LAYOUT),
         0xF2 => ("fog_color".into(), FogColor::LAYOUT),
         0xF3 => ("alpha_test".into(), AlphaTest::LAYOUT),
+        0xF4 => ("ztex_bias".into(), ZTexBias::LAYOUT),
+        0xF5 => ("ztex2".into(), ZTex2::LAYOUT),
         0xF6..=0xFD => (format!("tev_ksel[{}]", a - 0xF6), TevKSel::LAYOUT),
         0xFE => ("bp_mask".into(), BpMask::LAYOUT),
         _ => return None,

@@ -24,12 +24,59 @@ pub struct Config {
     pub compare: bool,
     /// Whether stages get indirect settings.
     pub indirect: bool,
+    /// Whether the steps after the TEV are set (fog, z texture, pixel format, dither,
+    /// constant alpha); when not, they stay off.
+    pub post: bool,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Self { max_stages: 16, max_ind_stages: 4, compare: true, indirect: true }
+        Self { max_stages: 16, max_ind_stages: 4, compare: true, indirect: true, post: true }
     }
+}
+
+/// A fog float (A or C) with its exponent in `exponents`, now and then 0 (zero) or 255
+/// (inf / NaN, the special case of more-facts §3.3).
+fn fog_float(u: &mut Unstructured, exponents: std::ops::RangeInclusive<u8>) -> Result<(u16, u8, bool)> {
+    let exponent = match upto(u, 15)? {
+        0 => 0,
+        1 => 255,
+        _ => u.int_in_range(exponents)?,
+    };
+    Ok((u.int_in_range(0..=0x7FF)?, exponent, u.arbitrary()?))
+}
+
+/// BP writes of the steps after the TEV: fog (with exponents chosen so that the fog factor
+/// often lands between 0 and 1), range adjustment, z texture, pixel format, dither and
+/// constant alpha.
+fn post_writes(u: &mut Unstructured, w: &mut Vec<(u8, u32)>) -> Result<()> {
+    let proj = upto(u, 1)?;
+    let a = fog_float(u, if proj == 0 { 100..=127 } else { 115..=131 })?;
+    let c = fog_float(u, 110..=135)?;
+    w.push((addr::FOG_A, FogA { mantissa: a.0, exponent: a.1, sign: a.2 }.encode()));
+    w.push((addr::FOG_B_MAG, FogBMagnitude { magnitude: u.int_in_range(0..=0xFF_FFFF)? }.encode()));
+    w.push((addr::FOG_B_SHIFT, FogBShift { shift: upto(u, 24)? }.encode()));
+    // Fog and the z texture are each on in about a quarter of the states: every setting stays
+    // common (over a thousand keys each in the device check's 5,000) while the average shader,
+    // and so its driver compile, stays small (fog with range adjustment is the costly part).
+    let fsel = if upto(u, 3)? != 0 { 0 } else { u.int_in_range(1..=7)? };
+    let fc = FogC { mantissa: c.0, exponent: c.1, sign: c.2, proj, fsel };
+    w.push((addr::FOG_C, fc.encode()));
+    w.push((addr::FOG_COLOR, FogColor { b: u.arbitrary()?, g: u.arbitrary()?, r: u.arbitrary()? }.encode()));
+    w.push((addr::FOG_RANGE, FogRange { center: u.int_in_range(0..=1023)?, enable: u.arbitrary()? }.encode()));
+    for j in 0..5u8 {
+        let k = FogRangeK { lo: u.int_in_range(0..=0xFFF)?, hi: u.int_in_range(0..=0xFFF)? };
+        w.push((addr::FOG_RANGE_K + j, k.encode()));
+    }
+    w.push((addr::ZTEX_BIAS, ZTexBias { bias: u.int_in_range(0..=0xFF_FFFF)? }.encode()));
+    let op = if upto(u, 3)? != 0 { 0 } else { u.int_in_range(1..=3)? };
+    w.push((addr::ZTEX2, ZTex2 { kind: upto(u, 3)?, op }.encode()));
+    let pe = PeControl { pixel_format: *u.choose(&[0u8, 1, 1, 2])?, zformat: 0, early_ztest: u.arbitrary()? };
+    w.push((addr::PE_CONTROL, pe.encode()));
+    let blend = BlendMode { dither: u.arbitrary()?, colorupd: true, alphaupd: true, ..Default::default() };
+    w.push((addr::BLEND_MODE, blend.encode()));
+    w.push((addr::CONST_ALPHA, ConstAlpha { alpha: u.arbitrary()?, enable: u.arbitrary()? }.encode()));
+    Ok(())
 }
 
 fn upto(u: &mut Unstructured, max: u8) -> Result<u8> {
@@ -182,6 +229,9 @@ pub fn bp_writes(u: &mut Unstructured, cfg: &Config) -> Result<Vec<(u8, u32)>> {
         logic: upto(u, 3)?,
     };
     w.push((addr::ALPHA_TEST, at.encode()));
+    if cfg.post {
+        post_writes(u, &mut w)?;
+    }
     Ok(w)
 }
 
@@ -194,11 +244,16 @@ pub fn state(u: &mut Unstructured, cfg: &Config) -> Result<TevState> {
     for (a, v) in bp_writes(u, cfg)? {
         regs.write(a, v);
     }
-    Ok(regs.state())
+    let mut state = regs.state();
+    if cfg.post {
+        // The viewport half-width is XF state, not a BP register: chosen here.
+        state.fog.viewport_half_width = u.int_in_range(1..=640)?;
+    }
+    Ok(state)
 }
 
 /// Random per-pixel inputs for a state of `stages` stages; coordinates are s17.7 values of up
-/// to +-2^20 (8192 texels).
+/// to +-2^20 (8192 texels), depth any 24-bit value, position up to 1023 a side.
 ///
 /// # Errors
 /// Only `arbitrary`'s own.
@@ -209,5 +264,7 @@ pub fn pixel(u: &mut Unstructured, stages: usize) -> Result<PixelInputs> {
     for c in &mut p.texcoords {
         *c = [u.int_in_range(-(1 << 20)..=(1 << 20))?, u.int_in_range(-(1 << 20)..=(1 << 20))?];
     }
+    p.z = u.int_in_range(0..=0xFF_FFFF)?;
+    p.pos = [u.int_in_range(0..=1023)?, u.int_in_range(0..=1023)?];
     Ok(p)
 }

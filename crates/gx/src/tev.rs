@@ -1,5 +1,5 @@
 //! The integer-exact TEV reference: combiner arithmetic, konst and swap selection, the stage
-//! loop, output selection and the alpha test.
+//! loop, output selection and the alpha test; the steps after it are in [`crate::pixel`].
 //!
 //! Arithmetic: specs/hollywood-tev-facts.md, "Integer combiner math". Inputs, konst table, swap
 //! tables, ras colours and output selection: specs/hollywood-tev-more-facts.md §2.2-§2.7; alpha
@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bp::{TevColor, TevState};
 use crate::indirect::{self, IndirectResult};
+use crate::pixel::{PostOutput, PostParams};
 use crate::regs::{AlphaCombiner, ColorCombiner};
 
 /// The rounding of the SUB path: `-(lerp >> 8)` (the colour path of Dolphin's software renderer
@@ -216,6 +217,10 @@ pub struct PixelInputs {
     pub ind_tex: [[u8; 4]; 4],
     /// Regular texture coordinates of each texgen in s17.7 fixed point (1/128 texel).
     pub texcoords: [[i32; 2]; 8],
+    /// Rasterized depth (24-bit): the z texture's add and fog read it.
+    pub z: u32,
+    /// Pixel column and row: dither and fog range adjustment read them.
+    pub pos: [u32; 2],
 }
 
 /// The TEV's result for one pixel.
@@ -231,6 +236,8 @@ pub struct PixelOutput {
     pub regs: [TevColor; 4],
     /// Indirect results: per-stage texture coordinates and bump alpha.
     pub indirect: IndirectResult,
+    /// The steps after the TEV: depth, fog factor and the stored RGBA.
+    pub post: PostOutput,
 }
 
 /// A TEV state prepared for evaluation: stage settings gathered once, so that the per-pixel
@@ -240,6 +247,7 @@ pub struct Evaluator {
     state: TevState,
     stages: Vec<Stage>,
     indirect: indirect::Prepared,
+    post: PostParams,
 }
 
 /// Input slots of the per-pixel table: PREV, C0, C1, C2, then the stage's texel, ras colour and
@@ -312,7 +320,7 @@ impl Evaluator {
                 }
             })
             .collect();
-        Self { state: state.clone(), stages, indirect: indirect::Prepared::new(state) }
+        Self { state: state.clone(), stages, indirect: indirect::Prepared::new(state), post: PostParams::new(state) }
     }
 
     /// The state being evaluated.
@@ -320,7 +328,13 @@ impl Evaluator {
         &self.state
     }
 
-    /// Runs every stage on one pixel, then selects the output and applies the alpha test.
+    /// The post-TEV settings.
+    pub fn post(&self) -> &PostParams {
+        &self.post
+    }
+
+    /// Runs every stage on one pixel, selects the output, applies the alpha test, then the z
+    /// texture, fog, dither, constant alpha and the pixel format ([`crate::pixel`]).
     pub fn eval(&self, input: &PixelInputs) -> PixelOutput {
         let ind = self.indirect.run(input);
         let mut slots = [[0i16; 4]; 10];
@@ -368,7 +382,14 @@ impl Evaluator {
         let (cdst, adst) = last.map_or((0, 0), |s| (s.color.dest as usize, s.alpha.dest as usize));
         let color = [regs[cdst][0] as u8, regs[cdst][1] as u8, regs[cdst][2] as u8];
         let alpha = regs[adst][3] as u8;
-        PixelOutput { color, alpha, alpha_pass: alpha_test(&self.state, alpha), regs, indirect: ind }
+        // The z texture reads the last stage's texel before its swap (more-facts §3.2, Dolphin
+        // since #13345); a last stage without a texture gives texel 0 (docs/gx-decisions.md).
+        let texel = match last {
+            Some(s) if s.tex_enable => input.tex.get(self.stages.len() - 1).copied().unwrap_or([0; 4]),
+            _ => [0; 4],
+        };
+        let post = self.post.apply([color[0], color[1], color[2], alpha], texel, input.z, input.pos);
+        PixelOutput { color, alpha, alpha_pass: alpha_test(&self.state, alpha), regs, indirect: ind, post }
     }
 }
 

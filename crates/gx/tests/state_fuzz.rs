@@ -28,7 +28,13 @@ fn pixel() -> impl Strategy<Value = PixelInputs> {
         any::<[[u8; 4]; 4]>(),
         any::<[[i32; 2]; 8]>(),
     )
-        .prop_map(|(tex, ras, ind_tex, texcoords)| PixelInputs { tex, ras, ind_tex, texcoords })
+        .prop_map(|(tex, ras, ind_tex, texcoords)| PixelInputs {
+            tex,
+            ras,
+            ind_tex,
+            texcoords,
+            ..Default::default()
+        })
 }
 
 proptest! {

@@ -5,7 +5,10 @@
 //! `cargo bench -p translate --bench gx_tev -- --warm-up-time 1 --measurement-time 2`
 //!
 //! The `summary:` lines print the per-material medians and the ratios (per glslang process, and
-//! net of its start-up: the same command on an empty fragment shader).
+//! net of its start-up: the same command on an empty fragment shader); the `phases:` lines where
+//! the time goes (the key, building the module, naga's validation, naga's SPIR-V writer), each
+//! timed alone over the same materials. `GX_TEV_BENCH_PHASES_ONLY=1` prints only those (for a
+//! run under `valgrind --tool=callgrind`).
 
 use std::path::Path;
 use std::process::Command;
@@ -55,6 +58,37 @@ fn timed(reps: usize, mut f: impl FnMut()) -> Duration {
             })
             .collect(),
     )
+}
+
+/// Times each phase of `to_spirv` alone (medians per material) and prints one line.
+fn phases(stages: u8, mats: &[TevState], reps: usize) {
+    let per = |f: &dyn Fn(&TevState)| median(mats.iter().map(|s| timed(reps, || f(s))).collect());
+    let key = per(&|s| drop(std::hint::black_box(TevKey::new(s))));
+    let translate = per(&|s| drop(std::hint::black_box(gx_tev::fragment(&TevKey::new(s)).unwrap())));
+    let each = |f: &dyn Fn(&gx_tev::Translation)| {
+        median(
+            mats.iter()
+                .map(|s| {
+                    let t = gx_tev::fragment(&TevKey::new(s)).unwrap();
+                    timed(reps, || f(&t))
+                })
+                .collect(),
+        )
+    };
+    let validate = each(&|t| {
+        let v = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::empty())
+            .validate(t.module());
+        std::hint::black_box(v.unwrap());
+    });
+    let write = each(&|t| drop(std::hint::black_box(t.spirv().unwrap())));
+    let t = gx_tev::fragment(&TevKey::new(&mats[0])).unwrap();
+    let exprs: usize = t.module().functions.iter().map(|(_, f)| f.expressions.len()).sum();
+    println!(
+        "phases: {stages}-stage materials, median per material: key {key:?}, building the module {:?}, naga validation \
+         {validate:?}, SPIR-V write {write:?} (first material: {exprs} expressions in the TEV function, {} words)",
+        translate.saturating_sub(validate).saturating_sub(key),
+        t.spirv().unwrap().len()
+    );
 }
 
 fn glslang(file: &Path, dir: &Path) -> Duration {
@@ -111,6 +145,12 @@ fn summary() {
 }
 
 fn benches(c: &mut Criterion) {
+    for stages in [4u8, 16] {
+        phases(stages, &materials(stages), 30);
+    }
+    if std::env::var_os("GX_TEV_BENCH_PHASES_ONLY").is_some() {
+        return;
+    }
     summary();
     let mut g = c.benchmark_group("gx_tev");
     for stages in [4u8, 16] {

@@ -16,6 +16,7 @@ use naga::{
 use super::ir::{Ir, Types, H};
 use super::{ALPHA_REF_OFFSET, COLOR_LOCATION, ENTRY, IND_MTX_OFFSET, KONST_OFFSET, TEXCOORD_LOCATION, TEXMAP_BINDING};
 use super::{COMPUTE_ENTRY, COMPUTE_IN_BINDING, COMPUTE_OUT_BINDING, COMPUTE_WORKGROUP, TEV_FN};
+use super::{FOG_COLOR_OFFSET, FOG_CURVE_OFFSET, FOG_K_OFFSET, FOG_OFFSET, MISC_OFFSET, ZTEX_OFFSET};
 use super::{UNIFORM_BINDING, UNIFORM_SIZE};
 use crate::builder::{array, FnBuilder};
 
@@ -23,12 +24,14 @@ use crate::builder::{array, FnBuilder};
 pub(super) struct Gen<'m> {
     pub ir: Ir<'m>,
     pub key: &'m TevKey,
-    uniforms: Handle<GlobalVariable>,
+    pub uniforms: Handle<GlobalVariable>,
     pub maps: [Option<Handle<GlobalVariable>>; TEXMAPS],
     /// Sign-wrapped s17.7 coordinates (`vec2<i32>`) of the texgens.
     pub texcoords: Vec<H>,
     /// Rasterized colours 0 and 1 (`vec4<i32>`, 0-255).
     colors: [H; 2],
+    /// The pixel's column, row and 24-bit depth (`vec4<i32>`, w unused).
+    pub pixel: H,
     /// Loaded uniform vec4s by (member, index).
     loaded: HashMap<(u32, u32), H>,
 }
@@ -70,6 +73,12 @@ pub(super) fn module(key: &TevKey, compute: bool) -> Module {
         member(&mut m, "konst", 4, KONST_OFFSET),
         member(&mut m, "ind_mtx", 6, IND_MTX_OFFSET),
         member(&mut m, "alpha_ref", 1, ALPHA_REF_OFFSET),
+        member(&mut m, "fog", 1, FOG_OFFSET),
+        member(&mut m, "fog_color", 1, FOG_COLOR_OFFSET),
+        member(&mut m, "ztex", 1, ZTEX_OFFSET),
+        member(&mut m, "misc", 1, MISC_OFFSET),
+        member(&mut m, "fog_k", 3, FOG_K_OFFSET),
+        member(&mut m, "fog_curve", 65, FOG_CURVE_OFFSET),
     ];
     let block = m.types.insert(
         Type { name: Some("TevUniforms".into()), inner: TypeInner::Struct { members, span: UNIFORM_SIZE } },
@@ -100,7 +109,8 @@ pub(super) fn module(key: &TevKey, compute: bool) -> Module {
     let mut fb = FnBuilder::new(&mut m, TEV_FN);
     let texcoords: Vec<H> = (0..key.num_texgens).map(|k| fb.arg(&format!("texcoord{k}"), v2f)).collect();
     let colors = [fb.arg("color0", t.f4), fb.arg("color1", t.f4)];
-    let mut ir = Ir { fb, t };
+    let pixel = fb.arg("pixel", t.u4);
+    let mut ir = Ir::new(fb, t);
     // s17.7 = floor(x * 128), sign-wrapped to 24 bits (gx::indirect::coord_of).
     let texcoords = texcoords
         .into_iter()
@@ -121,12 +131,13 @@ pub(super) fn module(key: &TevKey, compute: bool) -> Module {
         let c = ir.fb.math1(MathFunction::Round, c);
         ir.as_i32(c)
     });
-    let mut g = Gen { ir, key, uniforms, maps, texcoords, colors, loaded: HashMap::new() };
+    let pixel = ir.as_i32(pixel);
+    let mut g = Gen { ir, key, uniforms, maps, texcoords, colors, pixel, loaded: HashMap::new() };
     g.body();
     let mut function = g.ir.fb.finish();
     function.result = Some(FunctionResult { ty: t.u4, binding: None });
     let tev = m.functions.append(function, Span::UNDEFINED);
-    fragment_entry(&mut m, &t, tev, key.num_texgens as u32, v2f);
+    fragment_entry(&mut m, &t, tev, key.num_texgens as u32, v2f, key.post.ztex_op != 0);
     if compute {
         compute_entry(&mut m, &t, tev, key.num_texgens as u32);
     }
@@ -147,9 +158,10 @@ fn entry_point(name: &str, stage: ShaderStage, workgroup_size: [u32; 3], functio
     }
 }
 
-/// `main`: the inputs at their locations, the TEV function, discard on a failed alpha test,
-/// the colour as unorm floats at location 0.
-fn fragment_entry(m: &mut Module, t: &Types, tev: Handle<naga::Function>, texgens: u32, v2f: Handle<Type>) {
+/// `main`: the inputs at their locations and the fragment position, the TEV function, discard
+/// on a failed alpha test, the colour as unorm floats at location 0 and, with a z texture, the
+/// depth.
+fn fragment_entry(m: &mut Module, t: &Types, tev: Handle<naga::Function>, texgens: u32, v2f: Handle<Type>, ztex: bool) {
     let mut fb = FnBuilder::new(m, ENTRY);
     let mut args = Vec::new();
     for k in 0..texgens {
@@ -170,31 +182,81 @@ fn fragment_entry(m: &mut Module, t: &Types, tev: Handle<naga::Function>, texgen
         });
         args.push(fb.expr(Expression::FunctionArgument(i)));
     }
-    let r = fb.call_value(tev, args);
-    let w = fb.at(r, 3);
-    let eight = fb.u32(8);
-    let pass = fb.bin(Op::ShiftRight, w, eight);
+    let i = fb.func.arguments.len() as u32;
+    fb.func.arguments.push(FunctionArgument {
+        name: Some("position".into()),
+        ty: t.f4,
+        binding: Some(Binding::BuiltIn(naga::BuiltIn::Position { invariant: false })),
+    });
+    let position = fb.expr(Expression::FunctionArgument(i));
+    // Column and row of the pixel centre; depth as 24 bits (z * 2^24, at most 2^24 - 1).
+    let (x, y, z) = (fb.at(position, 0), fb.at(position, 1), fb.at(position, 2));
+    let k24 = fb.f32(16_777_216.0);
+    let z = fb.bin(Op::Multiply, z, k24);
+    let (x, y, z) = (fb.convert(x, ScalarKind::Uint), fb.convert(y, ScalarKind::Uint), fb.convert(z, ScalarKind::Uint));
+    let zmax = fb.u32(gx::pixel::Z_MASK);
+    let z = fb.math2(MathFunction::Min, z, zmax);
     let zero = fb.u32(0);
+    args.push(fb.compose(t.u4, vec![x, y, z, zero]));
+    let r = fb.call_value(tev, args);
+    let pass = fb.at(r, 1);
     let fail = fb.bin(Op::Equal, pass, zero);
     fb.if_(fail, |fb| fb.stmt(Statement::Kill));
+    // Unpack r | g << 8 | b << 16 | a << 24.
+    let packed = fb.at(r, 0);
+    let packed = fb.splat(packed);
+    let (s8, s16, s24) = (fb.u32(8), fb.u32(16), fb.u32(24));
+    let shifts = fb.compose(t.u4, vec![zero, s8, s16, s24]);
+    let v = fb.bin(Op::ShiftRight, packed, shifts);
     let mask = fb.u32x4(255);
-    let rgba = fb.bin(Op::And, r, mask);
+    let rgba = fb.bin(Op::And, v, mask);
     let f = fb.convert(rgba, ScalarKind::Float);
     let k = fb.f32x4(255.0);
     let f = fb.bin(Op::Divide, f, k);
-    fb.stmt(Statement::Return { value: Some(f) });
+    let color_binding = Some(location(0, false));
+    let result = if ztex {
+        // The z texture's depth goes to the depth attachment (late depth: more-facts §3.2).
+        let depth = fb.at(r, 2);
+        let depth = fb.convert(depth, ScalarKind::Float);
+        let depth = fb.bin(Op::Divide, depth, k24);
+        let f32_ty = crate::builder::scalar(fb.module, naga::Scalar::F32);
+        let out_ty = fb.module.types.insert(
+            Type {
+                name: Some("FragmentOutput".into()),
+                inner: TypeInner::Struct {
+                    members: vec![
+                        StructMember { name: Some("color".into()), ty: t.f4, binding: color_binding, offset: 0 },
+                        StructMember {
+                            name: Some("depth".into()),
+                            ty: f32_ty,
+                            binding: Some(Binding::BuiltIn(naga::BuiltIn::FragDepth)),
+                            offset: 16,
+                        },
+                    ],
+                    span: 32,
+                },
+            },
+            Span::UNDEFINED,
+        );
+        let v = fb.compose(out_ty, vec![f, depth]);
+        fb.stmt(Statement::Return { value: Some(v) });
+        FunctionResult { ty: out_ty, binding: None }
+    } else {
+        fb.stmt(Statement::Return { value: Some(f) });
+        FunctionResult { ty: t.f4, binding: color_binding }
+    };
     let mut function = fb.finish();
-    function.result = Some(FunctionResult { ty: t.f4, binding: Some(location(0, false)) });
+    function.result = Some(result);
     m.entry_points.push(entry_point(ENTRY, ShaderStage::Fragment, [0; 3], function));
 }
 
 /// `tev_compute` (workgroup 64): invocation i reads record i of binding 9 (the fragment
-/// inputs: texcoords 0-7 as four vec4s, colours 0 and 1) and writes the TEV function's result
-/// to element i of binding 10.
+/// inputs: texcoords 0-7 as four vec4s, colours 0 and 1, then depth, column and row) and writes
+/// the TEV function's result to element i of binding 10.
 fn compute_entry(m: &mut Module, t: &Types, tev: Handle<naga::Function>, texgens: u32) {
-    let rec = array(m, t.f4, 6, 16);
+    let rec = array(m, t.f4, 7, 16);
     let recs = m.types.insert(
-        Type { name: None, inner: TypeInner::Array { base: rec, size: naga::ArraySize::Dynamic, stride: 96 } },
+        Type { name: None, inner: TypeInner::Array { base: rec, size: naga::ArraySize::Dynamic, stride: 112 } },
         Span::UNDEFINED,
     );
     let outs = m.types.insert(
@@ -236,6 +298,12 @@ fn compute_entry(m: &mut Module, t: &Types, tev: Handle<naga::Function>, texgens
         let p = fb.at(rec_p, 4 + k);
         args.push(fb.load(p));
     }
+    // Record vec4 6: depth, column, row.
+    let p = fb.at(rec_p, 6);
+    let v = fb.load(p);
+    use naga::SwizzleComponent::{W, X, Y, Z};
+    let v = fb.expr(Expression::Swizzle { size: naga::VectorSize::Quad, vector: v, pattern: [Y, Z, X, W] });
+    args.push(fb.convert(v, ScalarKind::Uint));
     let r = fb.call_value(tev, args);
     let vout_p = fb.global(vout);
     let o = fb.index(vout_p, i);
@@ -278,8 +346,13 @@ fn alpha_slot(sel: u8) -> Slot {
     }
 }
 
+/// Uniform members that are one vector, not an array: alpha_ref, fog, fog_color, ztex, misc.
+const SINGLE_MEMBERS: [u32; 5] = [3, 4, 5, 6, 7];
+
 /// Per-stage values computed on first use.
 struct StageVals {
+    /// The texel before the swap (the z texture reads it).
+    raw_tex: Option<H>,
     tex: Option<H>,
     ras: Option<H>,
     konst: Option<H>,
@@ -294,7 +367,7 @@ impl Gen<'_> {
         let fb = &mut self.ir.fb;
         let g = fb.global(self.uniforms);
         let p = fb.at(g, member);
-        let p = if member == 3 { p } else { fb.at(p, index) };
+        let p = if SINGLE_MEMBERS.contains(&member) { p } else { fb.at(p, index) };
         let h = fb.load(p);
         self.loaded.insert((member, index), h);
         h
@@ -343,6 +416,7 @@ impl Gen<'_> {
                 }
                 let h = if st.tex_enable {
                     let t = self.fetch(st.texmap, coord.expect("a sampling stage has a coordinate"));
+                    vals.raw_tex = Some(t);
                     if st.tex_swap == [0, 1, 2, 3] {
                         t
                     } else {
@@ -394,14 +468,16 @@ impl Gen<'_> {
         }
     }
 
-    /// The whole body: indirect coordinates, the stages, output selection and the alpha test.
+    /// The whole body: indirect coordinates, the stages, output selection, the alpha test and
+    /// the steps after it; returns `(r | g << 8 | b << 16 | a << 24, pass, z, ifog)`.
     fn body(&mut self) {
         let samples = self.indirect_samples();
         let (coords, bumps) = self.stage_coords(&samples);
         let mut regs = [0, 1, 2, 3].map(|r| self.uniform(0, r));
         let stages = self.key.stages.clone();
+        let mut last_raw = None;
         for (i, st) in stages.iter().enumerate() {
-            let mut vals = StageVals { tex: None, ras: None, konst: None };
+            let mut vals = StageVals { raw_tex: None, tex: None, ras: None, konst: None };
             let c = &st.color;
             let a = &st.alpha;
             // Inputs: colour rgb (vec3) and alpha (scalar) of a, b, c, d.
@@ -450,6 +526,7 @@ impl Gen<'_> {
                 regs[cdst] = self.ir.compose4(vec![col, keep_a]);
                 regs[adst] = self.ir.compose4(vec![keep_c, alpha]);
             }
+            last_raw = vals.raw_tex;
         }
         let last = stages.last().expect("a key has at least one stage");
         let rgb = self.ir.swz(regs[last.color.dest as usize & 3], &[0, 1, 2]);
@@ -459,10 +536,32 @@ impl Gen<'_> {
         let out = self.ir.and(out, mask);
         let alpha = self.ir.comp(out, 3);
         let pass = self.alpha_test(alpha);
-        let rgb = self.ir.swz(out, &[0, 1, 2]);
-        let a = self.ir.or(alpha, pass);
-        let out = self.ir.compose4(vec![rgb, a]);
-        let out = self.ir.as_u32(out);
+        // The z texture reads the last stage's texel before its swap.
+        let texel = if self.key.post.ztex_op != 0 && last.tex_enable {
+            Some(match last_raw {
+                Some(t) => t,
+                None => {
+                    let c = coords[stages.len() - 1].expect("a sampling stage has a coordinate");
+                    self.fetch(last.texmap, c)
+                }
+            })
+        } else {
+            None
+        };
+        let (rgba, z, ifog) = self.post(out, texel);
+        // r | g << 8 | b << 16 | a << 24.
+        let rgba = self.ir.as_u32(rgba);
+        let sh = self.ir.uv(&[0, 8, 16, 24]);
+        let v = self.ir.bin(Op::ShiftLeft, rgba, sh);
+        let (r, g, b, a) = (self.ir.comp(v, 0), self.ir.comp(v, 1), self.ir.comp(v, 2), self.ir.comp(v, 3));
+        let rg = self.ir.or(r, g);
+        let ba = self.ir.or(b, a);
+        let packed = self.ir.or(rg, ba);
+        let rest = self.ir.compose(3, vec![pass, z, ifog]);
+        let rest = self.ir.as_u32(rest);
+        let (pass, z, ifog) = (self.ir.comp(rest, 0), self.ir.comp(rest, 1), self.ir.comp(rest, 2));
+        let t = self.ir.t.u4;
+        let out = self.ir.fb.compose(t, vec![packed, pass, z, ifog]);
         self.ir.fb.stmt(Statement::Return { value: Some(out) });
     }
 
@@ -613,7 +712,7 @@ impl Gen<'_> {
         Ok(self.ir.bin(op, alpha, r))
     }
 
-    /// The alpha test (gx::tev::alpha_test) as an i32: 256 when it passes, else 0; constant
+    /// The alpha test (gx::tev::alpha_test) as an i32: 1 when it passes, else 0; constant
     /// when the functions make it so.
     fn alpha_test(&mut self, alpha: H) -> H {
         let t = self.key.alpha_test;
@@ -638,9 +737,9 @@ impl Gen<'_> {
             }
         };
         match pass {
-            Err(b) => fb.i32(if b { 256 } else { 0 }),
+            Err(b) => fb.i32(b as i32),
             Ok(p) => {
-                let (yes, no) = (fb.i32(256), fb.i32(0));
+                let (yes, no) = (fb.i32(1), fb.i32(0));
                 fb.select(p, yes, no)
             }
         }

@@ -1,6 +1,8 @@
 //! Integer-vector helpers over the function builder: the few shapes the TEV code is made of
 //! (i32 scalars, `vec2<i32>`, `vec3<i32>`, `vec4<i32>`), so the generator reads as the math.
 
+use std::collections::HashMap;
+
 use naga::{BinaryOperator as Op, Expression, Handle, MathFunction, ScalarKind, SwizzleComponent, Type, VectorSize};
 
 use crate::builder::{vector, FnBuilder, BOOL, I32, U32};
@@ -46,10 +48,15 @@ impl Types {
     }
 }
 
-/// The builder plus the types.
+/// The builder plus the types, and the constants made so far: every literal and constant
+/// vector is made once per function and reused (the TEV function is one straight-line block, so
+/// a handle made earlier is in scope everywhere after it). The module's expression count is
+/// what naga's validation and SPIR-V writer cost in proportion to.
 pub(super) struct Ir<'m> {
     pub fb: FnBuilder<'m>,
     pub t: Types,
+    /// Keyed by (unsigned, component count, components).
+    consts: HashMap<(bool, usize, [i64; 4]), H>,
 }
 
 const COMP: [SwizzleComponent; 4] =
@@ -63,29 +70,55 @@ fn size_of(n: usize) -> VectorSize {
     }
 }
 
-impl Ir<'_> {
+impl<'m> Ir<'m> {
+    pub fn new(fb: FnBuilder<'m>, t: Types) -> Self {
+        Self { fb, t, consts: HashMap::new() }
+    }
+
+    /// The constant `v` (one component: a scalar), made once.
+    fn constant(&mut self, unsigned: bool, v: &[i64]) -> H {
+        let mut comps = [0; 4];
+        comps[..v.len()].copy_from_slice(v);
+        let key = (unsigned, v.len(), comps);
+        if let Some(&h) = self.consts.get(&key) {
+            return h;
+        }
+        let h = if v.len() == 1 {
+            if unsigned {
+                self.fb.u32(v[0] as u32)
+            } else {
+                self.fb.i32(v[0] as i32)
+            }
+        } else if v.iter().all(|&x| x == v[0]) {
+            // A splat of the scalar.
+            let s = self.constant(unsigned, &v[..1]);
+            self.fb.expr(Expression::Splat { size: size_of(v.len()), value: s })
+        } else {
+            let c = v.iter().map(|&x| self.constant(unsigned, &[x])).collect();
+            let ty = self.t.by_size(v.len(), unsigned);
+            self.fb.compose(ty, c)
+        };
+        self.consts.insert(key, h);
+        h
+    }
     pub fn i(&mut self, v: i32) -> H {
-        self.fb.i32(v)
+        self.constant(false, &[v as i64])
     }
     /// A vector of i32 literals (a splat when they are all equal).
     pub fn iv(&mut self, v: &[i32]) -> H {
-        if v.iter().all(|&x| x == v[0]) {
-            let s = self.fb.i32(v[0]);
-            return self.fb.expr(Expression::Splat { size: size_of(v.len()), value: s });
+        let mut c = [0; 4];
+        for (k, &x) in v.iter().enumerate() {
+            c[k] = x as i64;
         }
-        let c = v.iter().map(|&x| self.fb.i32(x)).collect();
-        let ty = self.t.by_size(v.len(), false);
-        self.fb.compose(ty, c)
+        self.constant(false, &c[..v.len()])
     }
     /// A vector of u32 literals (shift amounts).
     pub fn uv(&mut self, v: &[u32]) -> H {
-        if v.iter().all(|&x| x == v[0]) {
-            let s = self.fb.u32(v[0]);
-            return self.fb.expr(Expression::Splat { size: size_of(v.len()), value: s });
+        let mut c = [0; 4];
+        for (k, &x) in v.iter().enumerate() {
+            c[k] = x as i64;
         }
-        let c = v.iter().map(|&x| self.fb.u32(x)).collect();
-        let ty = self.t.by_size(v.len(), true);
-        self.fb.compose(ty, c)
+        self.constant(true, &c[..v.len()])
     }
     pub fn splat(&mut self, n: usize, value: H) -> H {
         self.fb.expr(Expression::Splat { size: size_of(n), value })
@@ -110,12 +143,12 @@ impl Ir<'_> {
     }
     /// `a << n` for an `n`-component value (`n` = 1 for scalars) by a constant.
     pub fn shl(&mut self, a: H, n: usize, by: u32) -> H {
-        let s = if n == 1 { self.fb.u32(by) } else { self.uv(&vec![by; n]) };
+        let s = self.uv(&[by; 4][..n]);
         self.bin(Op::ShiftLeft, a, s)
     }
     /// Arithmetic `a >> by` for an `n`-component value by a constant.
     pub fn shr(&mut self, a: H, n: usize, by: u32) -> H {
-        let s = if n == 1 { self.fb.u32(by) } else { self.uv(&vec![by; n]) };
+        let s = self.uv(&[by; 4][..n]);
         self.bin(Op::ShiftRight, a, s)
     }
     /// Sign-wraps to 24 bits: `(a << 8) >> 8`.

@@ -20,6 +20,7 @@
 mod coords;
 mod gen;
 mod ir;
+mod post;
 
 use gx::key::TevKey;
 use gx::TevState;
@@ -54,8 +55,20 @@ pub const KONST_OFFSET: u32 = 64;
 pub const IND_MTX_OFFSET: u32 = 128;
 /// Byte offset of `alpha_ref` in the uniform block.
 pub const ALPHA_REF_OFFSET: u32 = 224;
+/// Byte offset of `fog` in the uniform block.
+pub const FOG_OFFSET: u32 = 240;
+/// Byte offset of `fog_color` in the uniform block.
+pub const FOG_COLOR_OFFSET: u32 = 256;
+/// Byte offset of `ztex` in the uniform block.
+pub const ZTEX_OFFSET: u32 = 272;
+/// Byte offset of `misc` in the uniform block.
+pub const MISC_OFFSET: u32 = 288;
+/// Byte offset of `fog_k` in the uniform block.
+pub const FOG_K_OFFSET: u32 = 304;
+/// Byte offset of `fog_curve` in the uniform block.
+pub const FOG_CURVE_OFFSET: u32 = 352;
 /// Size of the uniform block in bytes.
-pub const UNIFORM_SIZE: u32 = 240;
+pub const UNIFORM_SIZE: u32 = 1392;
 
 /// The uniform block of a TEV module (docs/abi.md, "Hollywood TEV"): std140, all `vec4<i32>`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -69,6 +82,18 @@ pub struct UniformBlock {
     pub ind_mtx: [[i32; 4]; 6],
     /// The alpha-test references 0 and 1 in `x` and `y`.
     pub alpha_ref: [i32; 4],
+    /// Fog A (fixed point, `gx::pixel::FogParams`), B magnitude, B shift, C in 1/256.
+    pub fog: [i32; 4],
+    /// Fog colour RGB and, in `w`, the constant alpha.
+    pub fog_color: [i32; 4],
+    /// Z-texture weights applied to the unswapped RGBA texel.
+    pub ztex: [i32; 4],
+    /// Z-texture bias, range-adjust centre (`center - 342`), viewport half-width, 0.
+    pub misc: [i32; 4],
+    /// The ten range-adjust factors k in 1/256 (`k[j]` at `[j / 4][j % 4]`).
+    pub fog_k: [[i32; 4]; 3],
+    /// The fog curve at factors 0-256 (`curve[i]` at `[i / 4][i % 4]`).
+    pub fog_curve: Vec<[i32; 4]>,
 }
 
 impl UniformBlock {
@@ -83,18 +108,37 @@ impl UniformBlock {
                 ind_mtx[2 * k + r] = [e[r][0] as i32, e[r][1] as i32, e[r][2] as i32, shift];
             }
         }
+        let post = gx::pixel::PostParams::new(state);
+        let f = &post.fog;
+        let mut fog_k = [[0; 4]; 3];
+        for (j, k) in f.k.iter().enumerate() {
+            fog_k[j / 4][j % 4] = *k;
+        }
+        let mut fog_curve = vec![[0; 4]; 65];
+        for (i, v) in post.fog_curve.iter().enumerate() {
+            fog_curve[i / 4][i % 4] = *v as i32;
+        }
+        let c = f.color.map(i32::from);
         Self {
             regs: state.color_regs.map(widen),
             konst: state.konst_regs.map(widen),
             ind_mtx,
             alpha_ref: [state.alpha_test.ref0 as i32, state.alpha_test.ref1 as i32, 0, 0],
+            fog: [f.a, f.b_mag, f.b_shift as i32, f.c],
+            fog_color: [c[0], c[1], c[2], post.const_alpha.unwrap_or(0) as i32],
+            ztex: post.ztex_weights,
+            misc: [post.ztex_bias as i32, f.range_center, f.half_width, 0],
+            fog_k,
+            fog_curve,
         }
     }
 
     /// The block's bytes (little-endian).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(UNIFORM_SIZE as usize);
-        for v in self.regs.iter().chain(&self.konst).chain(&self.ind_mtx).chain(std::iter::once(&self.alpha_ref)) {
+        let singles = [&self.alpha_ref, &self.fog, &self.fog_color, &self.ztex, &self.misc];
+        let vectors = self.regs.iter().chain(&self.konst).chain(&self.ind_mtx).chain(singles);
+        for v in vectors.chain(&self.fog_k).chain(&self.fog_curve) {
             for x in v {
                 out.extend_from_slice(&x.to_le_bytes());
             }
@@ -122,12 +166,15 @@ impl Translation {
         self.texmaps
     }
 
-    /// SPIR-V 1.3 words.
+    /// SPIR-V 1.3 words. Written without the float post-passes (`NoContraction`,
+    /// `SignedZeroInfNanPreserve`): the module's float work is exact for finite inputs
+    /// (scaling by powers of two, `floor`, `round`, `clamp`; no sum a driver could fuse), so they
+    /// would change nothing and cost a pass over the words each.
     ///
     /// # Errors
     /// [`Error::Backend`] when naga's writer fails.
     pub fn spirv(&self) -> Result<Vec<u32>, Error> {
-        backend::spirv(&self.module, &self.info, Precision::Compat)
+        backend::spirv(&self.module, &self.info, Precision::Fast)
     }
 
     /// Writes `target`.
