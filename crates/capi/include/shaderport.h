@@ -315,6 +315,20 @@ typedef struct {
   uint8_t alpha_comp1;
   // Alpha test: AND, OR, XOR, XNOR (0-3).
   uint8_t alpha_logic;
+  // Fog function as run: 0 off, 2 linear (1 and 3 read as 2), 4-7 the exponential curves.
+  uint8_t fog;
+  // Orthographic fog, 0 or 1 (ignored with fog off).
+  uint8_t fog_ortho;
+  // Fog range adjustment, 0 or 1 (ignored with fog off).
+  uint8_t fog_range;
+  // Z-texture op: 0 off, 1 add, 2 replace (3 reads as 2).
+  uint8_t ztex_op;
+  // EFB format RGBA6_Z24 (6-bit channels), 0 or 1.
+  uint8_t rgba6;
+  // Dither, 0 or 1 (ignored without `rgba6`).
+  uint8_t dither;
+  // Constant alpha replaces the stored alpha, 0 or 1.
+  uint8_t const_alpha;
   // The stages (the first `num_stages` count).
   SpTevStage stages[SP_TEV_MAX_STAGES];
   // The indirect stages (the first `num_ind_stages` count).

@@ -1,7 +1,7 @@
 //! Hollywood TEV materials: the key as a plain struct (what changes the code; register values
 //! are uniforms: docs/abi.md "Hollywood TEV"), made from the BP registers or filled by the host.
 
-use gx::key::{AlphaTestKey, CombinerKey, IndStageKey, StageIndKey, StageKey, TevKey};
+use gx::key::{AlphaTestKey, CombinerKey, IndStageKey, PostKey, StageIndKey, StageKey, TevKey};
 use translate::gx_tev::{compile, Options, UNIFORM_SIZE};
 
 use crate::cache::SpCache;
@@ -123,6 +123,20 @@ pub struct SpTevKey {
     pub alpha_comp1: u8,
     /// Alpha test: AND, OR, XOR, XNOR (0-3).
     pub alpha_logic: u8,
+    /// Fog function as run: 0 off, 2 linear (1 and 3 read as 2), 4-7 the exponential curves.
+    pub fog: u8,
+    /// Orthographic fog, 0 or 1 (ignored with fog off).
+    pub fog_ortho: u8,
+    /// Fog range adjustment, 0 or 1 (ignored with fog off).
+    pub fog_range: u8,
+    /// Z-texture op: 0 off, 1 add, 2 replace (3 reads as 2).
+    pub ztex_op: u8,
+    /// EFB format RGBA6_Z24 (6-bit channels), 0 or 1.
+    pub rgba6: u8,
+    /// Dither, 0 or 1 (ignored without `rgba6`).
+    pub dither: u8,
+    /// Constant alpha replaces the stored alpha, 0 or 1.
+    pub const_alpha: u8,
     /// The stages (the first `num_stages` count).
     pub stages: [SpTevStage; SP_TEV_MAX_STAGES],
     /// The indirect stages (the first `num_ind_stages` count).
@@ -220,6 +234,13 @@ impl SpTevKey {
             alpha_comp0: k.alpha_test.comp0,
             alpha_comp1: k.alpha_test.comp1,
             alpha_logic: k.alpha_test.logic,
+            fog: k.post.fog,
+            fog_ortho: k.post.fog_ortho as u8,
+            fog_range: k.post.fog_range as u8,
+            ztex_op: k.post.ztex_op,
+            rgba6: k.post.rgba6 as u8,
+            dither: k.post.dither as u8,
+            const_alpha: k.post.const_alpha as u8,
             ..SpTevKey::default()
         };
         for (dst, s) in out.stages.iter_mut().zip(&k.stages) {
@@ -359,6 +380,21 @@ impl SpTevKey {
             comp1: field(self.alpha_comp1, 7, || "alpha_comp1".into())?,
             logic: field(self.alpha_logic, 3, || "alpha_logic".into())?,
         };
-        Ok(TevKey { num_texgens, stages, ind, alpha_test })
+        let fog = match field(self.fog, 7, || "fog".into())? {
+            1 | 3 => 2,
+            f => f,
+        };
+        let rgba6 = flag(self.rgba6, || "rgba6".into())?;
+        // The same normal form as `PostKey::new`: settings that cannot show are cleared.
+        let post = PostKey {
+            fog,
+            fog_ortho: flag(self.fog_ortho, || "fog_ortho".into())? && fog != 0,
+            fog_range: flag(self.fog_range, || "fog_range".into())? && fog != 0,
+            ztex_op: field(self.ztex_op, 3, || "ztex_op".into())?.min(2),
+            rgba6,
+            dither: flag(self.dither, || "dither".into())? && rgba6,
+            const_alpha: flag(self.const_alpha, || "const_alpha".into())?,
+        };
+        Ok(TevKey { num_texgens, stages, ind, alpha_test, post })
     }
 }
