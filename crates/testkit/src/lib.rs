@@ -135,17 +135,31 @@ pub fn temp_dir(name: &str) -> PathBuf {
 
 /// `f` over `items` on every core (at most 16 threads); results in the order of `items`.
 pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 16);
+    par_map_with(items, || (), |(), item| f(item))
+}
+
+/// [`par_map`] with one `init()` per worker thread, lent to every call of `f` on that thread:
+/// for state that must not be shared, such as a Vulkan device whose queue would otherwise
+/// serialise the workers (lavapipe compiles a compute shader at its first dispatch, on the
+/// queue's thread).
+pub fn par_map_with<T: Sync, S, R: Send>(
+    items: &[T],
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, &T) -> R + Sync,
+) -> Vec<R> {
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 16).min(items.len().max(1));
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut out: Vec<(usize, R)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 scope.spawn(|| {
                     let mut done = Vec::new();
+                    let mut state = None;
                     loop {
                         let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(item) = items.get(k) else { break };
-                        done.push((k, f(item)));
+                        let state = state.get_or_insert_with(&init);
+                        done.push((k, f(state, item)));
                     }
                     done
                 })
@@ -168,6 +182,17 @@ mod tests {
     fn par_map_keeps_the_order() {
         let items: Vec<u32> = (0..1000).collect();
         assert_eq!(par_map(&items, |x| x * 2), items.iter().map(|x| x * 2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn par_map_with_makes_one_state_per_worker() {
+        let items: Vec<u32> = (0..1000).collect();
+        let inits = std::sync::atomic::AtomicUsize::new(0);
+        let init = || inits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let out = par_map_with(&items, init, |_, x| x + 1);
+        assert_eq!(out, items.iter().map(|x| x + 1).collect::<Vec<_>>());
+        let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 16);
+        assert!((1..=workers).contains(&inits.into_inner()));
     }
 
     #[test]
