@@ -648,7 +648,7 @@ fn smith_programs_verify_bit_exact() {
     // One device per worker: lavapipe compiles a compute shader at its first dispatch, on the
     // thread of the device's one queue, so workers sharing a device would compile one at a time.
     let spare = std::sync::Mutex::new(Some(first));
-    let init = || spare.lock().unwrap().take().map_or_else(|| device().expect("a second device"), |g| g);
+    let init = || spare.lock().unwrap().take().unwrap_or_else(|| device().expect("a second device"));
     let totals = testkit::par_map_with(&seeds, init, |gpu, &seed| {
         let config = pica::smith::Config { geometry: seed % 5 == 0, ..Default::default() };
         let shbin = pica::smith::generate(seed, &config).to_shbin();

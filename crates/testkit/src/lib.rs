@@ -171,6 +171,18 @@ pub fn par_map_with<T: Sync, S, R: Send>(
     out.into_iter().map(|(_, r)| r).collect()
 }
 
+/// CPU time (user and system) of this process so far, in seconds (Linux `/proc/self/stat`, in
+/// ticks of 1/100 s; 0 elsewhere). On the shared, loaded machine CPU time is steadier than wall
+/// time for comparing the driver's compile costs.
+pub fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let f: Vec<&str> = after.split_whitespace().collect();
+    // Fields 14 and 15 of the file (utime, stime) are the 12th and 13th after the name.
+    let tick = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+    (tick(11) + tick(12)) / 100.0
+}
+
 /// The seeded random source of test inputs (SplitMix64; the one `pica::smith` generates with).
 pub use pica::smith::Rng;
 
