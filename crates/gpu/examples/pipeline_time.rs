@@ -61,6 +61,7 @@ fn main() {
             let name = format!("{dir}/{precision:?}.spv").to_lowercase();
             std::fs::write(name, bytemuck_words(&words)).expect("write");
         }
+        let cpu = testkit::cpu_seconds();
         let build = gpu.build_compute_pipeline(&words, translate::pica::COMPUTE_ENTRY).expect("pipeline");
         // llvmpipe compiles the LLVM part of a compute shader at its first dispatch.
         let t = std::time::Instant::now();
@@ -68,8 +69,10 @@ fn main() {
         let n = translate::pica::REGS as usize * 4;
         gpu.run_compute(&words, translate::pica::COMPUTE_ENTRY, &block, &vec![0; n], 1, n).expect("run");
         let first = t.elapsed().as_secs_f64();
+        let cpu = testkit::cpu_seconds() - cpu;
         println!(
-            "{precision:?}: {:?}, {} words, translate {:.1} ms, pipeline {:.3} s, pipeline + first dispatch {:.3} s",
+            "{precision:?}: {:?}, {} words, translate {:.1} ms, pipeline {:.3} s, pipeline + first dispatch {:.3} s \
+             ({cpu:.2} s of CPU)",
             tr.interface().flow,
             words.len(),
             ours * 1e3,
@@ -81,14 +84,16 @@ fn main() {
             let entry = (naga::ShaderStage::Compute, translate::pica::COMPUTE_ENTRY);
             let glsl = tr.write_entry(translate::Target::Glsl, entry).expect("glsl").to_bytes();
             let theirs = testkit::glslang_spirv(&String::from_utf8(glsl).expect("UTF-8"), "comp");
+            let cpu = testkit::cpu_seconds();
             let build = gpu.build_compute_pipeline(&theirs, "main").expect("pipeline");
             let t = std::time::Instant::now();
             gpu.run_compute(&theirs, "main", &block, &vec![0; n], 1, n).expect("run");
             println!(
-                "  glslang: {} words, pipeline {:.3} s, pipeline + first dispatch {:.3} s",
+                "  glslang: {} words, pipeline {:.3} s, pipeline + first dispatch {:.3} s ({:.2} s of CPU)",
                 theirs.len(),
                 build.as_secs_f64(),
-                t.elapsed().as_secs_f64()
+                t.elapsed().as_secs_f64(),
+                testkit::cpu_seconds() - cpu
             );
         }
     }

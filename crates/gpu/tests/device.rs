@@ -642,18 +642,22 @@ fn ifc_block_program_verifies_in_exact_and_compat() {
 
 #[test]
 fn smith_programs_verify_bit_exact() {
-    let Some(gpu) = device() else { return };
+    let Some(first) = device() else { return };
     let count: u64 = std::env::var("SMITH_PROGRAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
     let seeds: Vec<u64> = (0..count).collect();
-    let totals = testkit::par_map(&seeds, |&seed| {
+    // One device per worker: lavapipe compiles a compute shader at its first dispatch, on the
+    // thread of the device's one queue, so workers sharing a device would compile one at a time.
+    let spare = std::sync::Mutex::new(Some(first));
+    let init = || spare.lock().unwrap().take().unwrap_or_else(|| device().expect("a second device"));
+    let totals = testkit::par_map_with(&seeds, init, |gpu, &seed| {
         let config = pica::smith::Config { geometry: seed % 5 == 0, ..Default::default() };
         let shbin = pica::smith::generate(seed, &config).to_shbin();
         let settings =
             gpu::verify::Settings { cases: 64, precision: Precision::Exact, seed, dispatch_only: seed % 7 == 0 };
         let report = if config.geometry {
-            gpu::verify::verify_geometry(&gpu, &shbin, 0, settings)
+            gpu::verify::verify_geometry(gpu, &shbin, 0, settings)
         } else {
-            gpu::verify::verify_vertex(&gpu, &shbin, 0, settings)
+            gpu::verify::verify_vertex(gpu, &shbin, 0, settings)
         }
         .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         assert_eq!(report.failed, 0, "smith seed {seed}: {:?}", report.examples);

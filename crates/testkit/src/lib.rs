@@ -135,17 +135,31 @@ pub fn temp_dir(name: &str) -> PathBuf {
 
 /// `f` over `items` on every core (at most 16 threads); results in the order of `items`.
 pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 16);
+    par_map_with(items, || (), |(), item| f(item))
+}
+
+/// [`par_map`] with one `init()` per worker thread, lent to every call of `f` on that thread:
+/// for state that must not be shared, such as a Vulkan device whose queue would otherwise
+/// serialise the workers (lavapipe compiles a compute shader at its first dispatch, on the
+/// queue's thread).
+pub fn par_map_with<T: Sync, S, R: Send>(
+    items: &[T],
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, &T) -> R + Sync,
+) -> Vec<R> {
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 16).min(items.len().max(1));
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut out: Vec<(usize, R)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 scope.spawn(|| {
                     let mut done = Vec::new();
+                    let mut state = None;
                     loop {
                         let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(item) = items.get(k) else { break };
-                        done.push((k, f(item)));
+                        let state = state.get_or_insert_with(&init);
+                        done.push((k, f(state, item)));
                     }
                     done
                 })
@@ -155,6 +169,18 @@ pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec
     });
     out.sort_by_key(|(k, _)| *k);
     out.into_iter().map(|(_, r)| r).collect()
+}
+
+/// CPU time (user and system) of this process so far, in seconds (Linux `/proc/self/stat`, in
+/// ticks of 1/100 s; 0 elsewhere). On the shared, loaded machine CPU time is steadier than wall
+/// time for comparing the driver's compile costs.
+pub fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let f: Vec<&str> = after.split_whitespace().collect();
+    // Fields 14 and 15 of the file (utime, stime) are the 12th and 13th after the name.
+    let tick = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+    (tick(11) + tick(12)) / 100.0
 }
 
 /// The seeded random source of test inputs (SplitMix64; the one `pica::smith` generates with).
@@ -168,6 +194,17 @@ mod tests {
     fn par_map_keeps_the_order() {
         let items: Vec<u32> = (0..1000).collect();
         assert_eq!(par_map(&items, |x| x * 2), items.iter().map(|x| x * 2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn par_map_with_makes_one_state_per_worker() {
+        let items: Vec<u32> = (0..1000).collect();
+        let inits = std::sync::atomic::AtomicUsize::new(0);
+        let init = || inits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let out = par_map_with(&items, init, |_, x| x + 1);
+        assert_eq!(out, items.iter().map(|x| x + 1).collect::<Vec<_>>());
+        let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 16);
+        assert!((1..=workers).contains(&inits.into_inner()));
     }
 
     #[test]

@@ -453,24 +453,8 @@ fn build_rsq(module: &mut Module, abi: &Abi) -> Handle<Function> {
     let guess = fb.bin(B::Divide, num, sq);
     let h = fb.f32(0.5);
     let g = fb.bin(B::Add, guess, h);
-    let mut r = fb.convert(g, ScalarKind::Uint);
-    let one = fb.u32(1);
-    for _ in 0..2 {
-        let t = fb.bin(B::Multiply, two, r);
-        let t = fb.bin(B::Add, t, one);
-        let c = fb.call_value(cmp, vec![t, a2]);
-        let lt = fb.bin(B::Less, c, zi);
-        let r1 = fb.bin(B::Add, r, one);
-        r = fb.select(lt, r1, r);
-    }
-    for _ in 0..2 {
-        let t = fb.bin(B::Multiply, two, r);
-        let t = fb.bin(B::Subtract, t, one);
-        let c = fb.call_value(cmp, vec![t, a2]);
-        let gt = fb.bin(B::Greater, c, zi);
-        let r1 = fb.bin(B::Subtract, r, one);
-        r = fb.select(gt, r1, r);
-    }
+    let r0 = fb.convert(g, ScalarKind::Uint);
+    let r = rsq_corrected(&mut fb, cmp, r0, a2);
     let pow = fb.u32(1 << 16);
     let is_pow = fb.bin(B::Equal, a2, pow);
     let top = fb.u32(1 << 17);
@@ -483,6 +467,40 @@ fn build_rsq(module: &mut Module, abi: &Abi) -> Handle<Function> {
     ret(&mut fb, v);
     let f = fb.finish();
     function(module, f, f32t)
+}
+
+/// f24ops::rsq's corrections of the first guess `r0` (`r += 1` while (2r+1)^2 a2 < 2^52, then
+/// `r -= 1` while (2r-1)^2 a2 > 2^52; at most two steps each, the f32 guess being that close),
+/// as four independent tests of `r0` instead of a chain of four. The test is monotonic in m
+/// (m^2 a2 grows with m; r0 is 2^16-2^17, so no m wraps), hence: the second step up happens only
+/// after the first and tests m = 2 r0 + 3; a step up leaves (2r-1)^2 a2 < 2^52, so steps down
+/// happen only when no step up did, and test m = 2 r0 - 1 and 2 r0 - 3. A chain of four
+/// `f24_rsq_cmp` calls made lavapipe's NIR compiler (Mesa 22.3) run for minutes on smith
+/// programs with RSQ inside four nested loops (docs/pica-translate.md "Driver facts").
+fn rsq_corrected(fb: &mut FnBuilder, cmp: Handle<Function>, r0: H, a2: H) -> H {
+    let two = fb.u32(2);
+    let zi = fb.i32(0);
+    let twice = fb.bin(B::Multiply, two, r0);
+    let test = |fb: &mut FnBuilder, add: bool, k: u32, up: bool| {
+        let kk = fb.u32(k);
+        let m = fb.bin(if add { B::Add } else { B::Subtract }, twice, kk);
+        let c = fb.call_value(cmp, vec![m, a2]);
+        let step = fb.bin(if up { B::Less } else { B::Greater }, c, zi);
+        let one = fb.u32(1);
+        let zu = fb.u32(0);
+        (step, fb.select(step, one, zu))
+    };
+    let (up1, u1) = test(fb, true, 1, true);
+    let (_, u2) = test(fb, true, 3, true);
+    let (_, d1) = test(fb, false, 1, false);
+    let (_, d2) = test(fb, false, 3, false);
+    let zu = fb.u32(0);
+    let d1 = fb.select(up1, zu, d1);
+    let d2 = fb.select(up1, zu, d2);
+    let r = fb.bin(B::Add, r0, u1);
+    let r = fb.bin(B::Add, r, u2);
+    let r = fb.bin(B::Subtract, r, d1);
+    fb.bin(B::Subtract, r, d2)
 }
 
 /// Horner's rule with one rounded mul and one rounded add per step (f24ops::horner).

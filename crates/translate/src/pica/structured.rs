@@ -174,14 +174,13 @@ impl Analyzer<'_> {
 }
 
 /// Deepest loop nesting (callees inlined) that `exact` translates in structured form; deeper
-/// programs take the dispatch loop there. Measured on lavapipe (Mesa 22.3.6) over smith seeds
-/// 0-1,999 in `exact` (vertex programs): nesting depth 1: 70 programs, pipeline built and run in
-/// at most 0.12 s; depth 2: 22, at most 0.39 s; depth 3: 63, at most 0.74 s; depth 4: 910, median
-/// 0.13 s, but seed 1663 did not finish in 40 s (seed 153 neither, before its step-budget exit
-/// became a plain `break`), inside lavapipe's own compiler, while the dispatch loop builds it in
-/// 1.4 s and `compat` in 0.35 s. Real shaders nest loops one or two deep; the limit keeps a margin
-/// below the depth where the driver was seen to blow up (docs/pica-translate.md).
-pub const EXACT_MAX_LOOP_DEPTH: u32 = 2;
+/// programs would take the dispatch loop there. It is the LOOP stack's depth, so every
+/// structurable program takes the structured form. It was 2 while smith seeds 153 and 1663 (loops
+/// nested four deep) did not finish compiling on lavapipe (Mesa 22.3.6) in `exact`: the cause
+/// was RSQ's chain of four dependent correction tests, now four independent ones
+/// (exact.rs `rsq_corrected`), after which seed 153 builds in 0.9 s of CPU
+/// (docs/pica-translate.md "Driver facts").
+pub const EXACT_MAX_LOOP_DEPTH: u32 = LOOP_DEPTH;
 
 /// The structured form of the program from `main` and its deepest loop nesting, or `None` when
 /// the dispatch loop is needed (also when inlining callees per call site would pass
