@@ -26,6 +26,7 @@ mod backend;
 mod builder;
 pub mod gx_tev;
 pub mod pica;
+pub mod pica_fs;
 mod spv_post;
 
 pub use backend::{Output, Target};
