@@ -7,6 +7,7 @@
 //! Passthrough modules need explicit pipeline layouts; ours follow docs/abi.md.
 
 pub mod glsl;
+pub mod pica_fs;
 mod render;
 pub mod tev;
 pub mod verify;

@@ -820,7 +820,8 @@ fn compute_entry(m: &mut Module, t: &Types, pipeline: Handle<naga::Function>) {
     let gid = fb.expr(Expression::FunctionArgument(0));
     let i = fb.at(gid, 0);
     let vin_p = fb.global(vin);
-    let n = fb.expr(Expression::ArrayLength(vin_p));
+    let vout_p = fb.global(vout);
+    let n = fb.expr(Expression::ArrayLength(vout_p));
     let past = fb.bin(Op::GreaterEqual, i, n);
     fb.if_(past, |fb| fb.stmt(Statement::Return { value: None }));
     let rec_p = fb.index(vin_p, i);
@@ -842,7 +843,6 @@ fn compute_entry(m: &mut Module, t: &Types, pipeline: Handle<naga::Function>) {
     let z_over_w = fb.at(r[2], 3);
     let w = fb.at(r[4], 3);
     let result = fb.call_value(pipeline, vec![r[0], tc0, tc1, tc2, tc0w, r[3], view, z_over_w, w]);
-    let vout_p = fb.global(vout);
     let o = fb.index(vout_p, i);
     fb.store(o, result);
     let function = fb.finish();

@@ -38,10 +38,12 @@ pub const PIPELINE_FN: &str = "pica_fragment";
 pub const COMPUTE_ENTRY: &str = "pica_fragment_compute";
 /// Workgroup size of the compute entry point.
 pub const COMPUTE_WORKGROUP: u32 = 64;
-/// Binding of the compute entry point's input records (read-only storage).
-pub const COMPUTE_IN_BINDING: u32 = 9;
+/// Binding of the compute entry point's input records (read-only storage). The bindings are
+/// contiguous (0-5): with a gap in the binding numbers (storage at 9 and 10 after textures at
+/// 1-3) lavapipe (Mesa 22.3) dropped every storage write of the compute stage without an error.
+pub const COMPUTE_IN_BINDING: u32 = 4;
 /// Binding of the compute entry point's results (read-write storage).
-pub const COMPUTE_OUT_BINDING: u32 = 10;
+pub const COMPUTE_OUT_BINDING: u32 = 5;
 /// vec4s per input record of the compute entry point.
 pub const RECORD_VEC4S: u32 = 5;
 /// Binding of the uniform block.
