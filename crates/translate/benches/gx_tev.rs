@@ -7,9 +7,7 @@
 //! The `summary:` lines print the per-material medians and the ratios (per glslang process, and
 //! net of its start-up: the same command on an empty fragment shader).
 
-use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
 
 use arbitrary::Unstructured;
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -40,30 +38,7 @@ fn to_spirv(state: &TevState) -> Vec<u32> {
     gx_tev::fragment(&TevKey::new(state)).unwrap().spirv().unwrap()
 }
 
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
-fn timed(reps: usize, mut f: impl FnMut()) -> Duration {
-    median(
-        (0..reps)
-            .map(|_| {
-                let t = Instant::now();
-                f();
-                t.elapsed()
-            })
-            .collect(),
-    )
-}
-
-fn glslang(file: &Path, dir: &Path) -> Duration {
-    timed(3, || {
-        let o =
-            Command::new("glslangValidator").arg("-V").arg("-o").arg(dir.join("out.spv")).arg(file).output().unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
-    })
-}
+use testkit::{glslang_time as glslang, median, timed};
 
 fn summary() {
     let dir = std::env::temp_dir().join(format!("gx-tev-bench-{}", std::process::id()));
