@@ -160,23 +160,6 @@ pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec
 /// The seeded random source of test inputs (SplitMix64; the one `pica::smith` generates with).
 pub use pica::smith::Rng;
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn par_map_keeps_the_order() {
-        let items: Vec<u32> = (0..1000).collect();
-        assert_eq!(par_map(&items, |x| x * 2), items.iter().map(|x| x * 2).collect::<Vec<_>>());
-    }
-
-    #[test]
-    fn the_corpus_is_in_the_repository() {
-        assert!(files(&corpus("pica/golden"), "shbin").len() >= 31);
-        assert!(corpus("latte-mesa/programs").is_dir());
-    }
-}
-
 /// The median of some durations (the upper one of an even count).
 pub fn median(mut v: Vec<std::time::Duration>) -> std::time::Duration {
     v.sort();
@@ -204,4 +187,21 @@ pub fn glslang_time(file: &Path, dir: &Path) -> std::time::Duration {
             Command::new("glslangValidator").arg("-V").arg("-o").arg(dir.join("out.spv")).arg(file).output().unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn par_map_keeps_the_order() {
+        let items: Vec<u32> = (0..1000).collect();
+        assert_eq!(par_map(&items, |x| x * 2), items.iter().map(|x| x * 2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn the_corpus_is_in_the_repository() {
+        assert!(files(&corpus("pica/golden"), "shbin").len() >= 31);
+        assert!(corpus("latte-mesa/programs").is_dir());
+    }
 }
