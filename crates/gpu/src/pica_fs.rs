@@ -124,7 +124,53 @@ pub struct FragmentRunner<'g> {
     cube: wgpu::TextureView,
     pipelines: Mutex<HashMap<Vec<u32>, Arc<wgpu::ComputePipeline>>>,
     compiles: Mutex<usize>,
+    vs: wgpu::ShaderModule,
 }
+
+/// The harness vertex stage of the render path: one point per fragment record, its inputs in
+/// the output registers of [`RENDER_INPUT_MAP`] (o1 colour, o2 texcoord 0 and its w, o3
+/// texcoord 1, o4 texcoord 2, o5 view, o6 normal quaternion), z/w as the position's z and w = 1.
+const VERTEX_WGSL: &str = r#"
+@group(0) @binding(4) var<storage, read> rec: array<array<vec4<f32>, 5>>;
+struct VOut {
+    @builtin(position) pos: vec4<f32>,
+    @location(1) o1: vec4<f32>, @location(2) o2: vec4<f32>, @location(3) o3: vec4<f32>,
+    @location(4) o4: vec4<f32>, @location(5) o5: vec4<f32>, @location(6) o6: vec4<f32>,
+}
+@vertex
+fn main(@builtin(vertex_index) i: u32) -> VOut {
+    let rows = (arrayLength(&rec) + 63u) / 64u;
+    let x = (f32(i % 64u) + 0.5) / 64.0 * 2.0 - 1.0;
+    let y = 1.0 - (f32(i / 64u) + 0.5) / f32(rows) * 2.0;
+    let r = rec[i];
+    var o: VOut;
+    o.pos = vec4<f32>(x, y, r[2].w, 1.0);
+    o.o1 = r[0];
+    o.o2 = vec4<f32>(r[1].xy, r[2].z, 0.0);
+    o.o3 = vec4<f32>(r[1].zw, 0.0, 0.0);
+    o.o4 = vec4<f32>(r[2].xy, 0.0, 0.0);
+    o.o5 = vec4<f32>(r[4].xyz, 0.0);
+    o.o6 = r[3];
+    return o;
+}
+"#;
+
+/// The output map the render path's vertex stage writes (see `VERTEX_WGSL`).
+pub fn render_input_map() -> InputMap {
+    let mut regs = vec![0u32; 0x60];
+    regs[0x04F] = 7;
+    regs[0x050] = 0x0302_0100;
+    regs[0x051] = 0x0B0A_0908;
+    regs[0x052] = 0x1F10_0D0C;
+    regs[0x053] = 0x1F1F_0F0E;
+    regs[0x054] = 0x1F1F_1716;
+    regs[0x055] = 0x1F14_1312;
+    regs[0x056] = 0x0706_0504;
+    InputMap::from_regs(&regs)
+}
+
+/// Pixels per row of the render path's target.
+const ROW: u32 = 64;
 
 fn texture(gpu: &Gpu, img: &UnitImage) -> wgpu::Texture {
     let layers = img.layers.len() as u32;
@@ -178,9 +224,10 @@ impl<'g> FragmentRunner<'g> {
                 });
             }
             for (binding, read_only) in [(fs::COMPUTE_IN_BINDING, true), (fs::COMPUTE_OUT_BINDING, false)] {
+                let vertex = if read_only { wgpu::ShaderStages::VERTEX } else { wgpu::ShaderStages::NONE };
                 entries.push(wgpu::BindGroupLayoutEntry {
                     binding,
-                    visibility: wgpu::ShaderStages::COMPUTE,
+                    visibility: wgpu::ShaderStages::COMPUTE | vertex,
                     ty: wgpu::BindingType::Buffer {
                         ty: wgpu::BufferBindingType::Storage { read_only },
                         has_dynamic_offset: false,
@@ -204,7 +251,10 @@ impl<'g> FragmentRunner<'g> {
             dimension: Some(wgpu::TextureViewDimension::D2Array),
             ..Default::default()
         });
-        FragmentRunner { gpu, layouts, views, cube, pipelines: Mutex::new(HashMap::new()), compiles: Mutex::new(0) }
+        let vs = crate::harness_spirv(VERTEX_WGSL, "fragment harness vertex shader")
+            .map(|w| gpu.module(&w, &[("main", (0, 0, 0))]))
+            .expect("the harness vertex shader is valid WGSL");
+        FragmentRunner { gpu, layouts, views, cube, pipelines: Mutex::new(HashMap::new()), compiles: Mutex::new(0), vs }
     }
 
     /// How many compute pipelines were built (the driver compiles) so far.
@@ -295,6 +345,188 @@ impl<'g> FragmentRunner<'g> {
         let words = gpu.read_back(&obuf, out_size.max(16), encoder)?;
         Ok(words.chunks(4).take(fragments.len()).map(|c| ResultWord::from_words([c[0], c[1], c[2], c[3]])).collect())
     }
+}
+
+impl FragmentRunner<'_> {
+    /// Draws `fragments` as points through the fragment entry point of `words` (translated with
+    /// [`render_input_map`]) into an `Rgba8Unorm` target cleared to `clear`; each fragment's
+    /// RGBA8 (the clear colour where it was discarded). Fragments need z/w in [0, 1] and w = 1.
+    ///
+    /// # Errors
+    /// [`GpuError::Device`] when pipeline creation or the read-back fails.
+    pub fn draw(
+        &self,
+        words: &[u32],
+        cube: bool,
+        block: &UniformBlock,
+        fragments: &[FragmentInputs],
+        clear: Rgba,
+    ) -> Result<Vec<Rgba>, GpuError> {
+        let gpu = self.gpu;
+        let device = &gpu.device;
+        let fs_module = gpu.module(words, &[(fs::ENTRY, (0, 0, 0))]);
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: None,
+            layout: Some(&self.layouts[cube as usize].1),
+            vertex: wgpu::VertexState {
+                module: &self.vs,
+                entry_point: Some("main"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::PointList, ..Default::default() },
+            depth_stencil: None,
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &fs_module,
+                entry_point: Some(fs::ENTRY),
+                compilation_options: Default::default(),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format: wgpu::TextureFormat::Rgba8Unorm,
+                    blend: None,
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        let data: Vec<f32> = fragments.iter().flat_map(record).collect();
+        let ubuf = gpu.upload(&block.to_bytes(), wgpu::BufferUsages::UNIFORM);
+        let pbuf = gpu.upload(bytemuck::cast_slice(&data), wgpu::BufferUsages::STORAGE);
+        let obuf = gpu.buffer(16, wgpu::BufferUsages::STORAGE);
+        let unit0 = if cube { &self.cube } else { &self.views[0] };
+        let mut entries = vec![
+            wgpu::BindGroupEntry { binding: fs::UNIFORM_BINDING, resource: ubuf.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: fs::COMPUTE_IN_BINDING, resource: pbuf.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: fs::COMPUTE_OUT_BINDING, resource: obuf.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: fs::TEXTURE_BINDING, resource: wgpu::BindingResource::TextureView(unit0) },
+        ];
+        for u in 1..3 {
+            entries.push(wgpu::BindGroupEntry {
+                binding: fs::TEXTURE_BINDING + u as u32,
+                resource: wgpu::BindingResource::TextureView(&self.views[u]),
+            });
+        }
+        let bg = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &self.layouts[cube as usize].0,
+            entries: &entries,
+        });
+        let rows = (fragments.len() as u32).div_ceil(ROW).max(1);
+        let size = wgpu::Extent3d { width: ROW, height: rows, depth_or_array_layers: 1 };
+        let target = device.create_texture(&wgpu::TextureDescriptor {
+            label: None,
+            size,
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba8Unorm,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let view = target.create_view(&Default::default());
+        let c = |v: u8| f64::from(v) / 255.0;
+        let mut encoder = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: None,
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color {
+                            r: c(clear[0]),
+                            g: c(clear[1]),
+                            b: c(clear[2]),
+                            a: c(clear[3]),
+                        }),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                ..Default::default()
+            });
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &bg, &[]);
+            pass.draw(0..fragments.len() as u32, 0..1);
+        }
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(GpuError::Device(e.to_string()));
+        }
+        // ROW * 4 bytes = 256, the copy alignment.
+        let out_size = u64::from(ROW * 4 * rows);
+        let rbuf = gpu.buffer(out_size, wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC);
+        encoder.copy_texture_to_buffer(
+            target.as_image_copy(),
+            wgpu::TexelCopyBufferInfo {
+                buffer: &rbuf,
+                layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(ROW * 4), rows_per_image: None },
+            },
+            size,
+        );
+        let words = gpu.read_back(&rbuf, out_size, encoder)?;
+        Ok(words.iter().take(fragments.len()).map(|w| w.to_le_bytes()).collect())
+    }
+}
+
+/// The outcome of [`check_render`]: pixels that matched, pixels that did not, and the first
+/// mismatch (pixel, device RGBA8, reference RGBA8).
+pub type RenderCheck = (usize, usize, Option<(usize, Rgba, Rgba)>);
+
+/// The RGBA8 the fragment entry point writes for a reference result (`None`: discarded).
+pub fn render_color(result: &fixed::FragmentResult) -> Option<Rgba> {
+    match *result {
+        fixed::FragmentResult::Color { rgba, .. } => Some(rgba),
+        fixed::FragmentResult::Discarded => None,
+        fixed::FragmentResult::Shadow(w) => {
+            let d = w.depth.to_le_bytes();
+            Some([w.intensity, d[0], d[1], d[2]])
+        }
+    }
+}
+
+/// Checks the fragment entry point of `regs`'s key in a render pass: every fragment's RGBA8
+/// (or the clear colour where the reference discards) against the reference. Fragments are
+/// made renderable first: z/w folded into [0, 1], w = 1.
+///
+/// # Errors
+/// Translation or device errors.
+pub fn check_render(
+    runner: &FragmentRunner,
+    textures: &UnitTextures,
+    regs: &[u32],
+    uniforms: &FragmentUniforms,
+    fragments: &[FragmentInputs],
+) -> Result<RenderCheck, crate::verify::VerifyError> {
+    let key = FragmentKey::from_regs(regs);
+    let t = fs::fragment(&key, &render_input_map())?;
+    let cube = t.textures()[0] == Some(TextureBinding::Cube);
+    let words = t.spirv()?;
+    let block = UniformBlock::from_uniforms(uniforms);
+    let fragments: Vec<FragmentInputs> =
+        fragments.iter().map(|f| FragmentInputs { z_over_w: f.z_over_w.abs().min(1.0), w: 1.0, ..*f }).collect();
+    let want: Vec<Option<Rgba>> = fragments
+        .iter()
+        .map(|f| render_color(&fixed::run(&key, uniforms, f, &mut |r| textures.sample(&block, r))))
+        .collect();
+    let mut clear = 0x5A3C_E1A7u32;
+    while want.contains(&Some(clear.to_le_bytes())) {
+        clear = clear.wrapping_mul(0x0019_660D).wrapping_add(0x3C6E_F35F);
+    }
+    let clear = clear.to_le_bytes();
+    let got = runner.draw(&words, cube, &block, &fragments, clear)?;
+    let (mut passed, mut failed, mut first) = (0, 0, None);
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        let w = w.unwrap_or(clear);
+        if *g == w {
+            passed += 1;
+        } else {
+            failed += 1;
+            first.get_or_insert((i, *g, w));
+        }
+    }
+    Ok((passed, failed, first))
 }
 
 /// The outcome of checking one fragment state on the device.

@@ -69,20 +69,6 @@ fn main(@builtin(vertex_index) i: u32) -> VOut {
 }
 "#;
 
-fn vertex_spirv() -> Result<Vec<u32>, GpuError> {
-    let err = |e: String| GpuError::Device(format!("harness vertex shader: {e}"));
-    let module = naga::front::wgsl::parse_str(VERTEX_WGSL).map_err(|e| err(e.to_string()))?;
-    let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::empty())
-        .validate(&module)
-        .map_err(|e| err(format!("{e:?}")))?;
-    let options = naga::back::spv::Options {
-        lang_version: (1, 3),
-        flags: naga::back::spv::WriterFlags::FORCE_POINT_SIZE,
-        ..Default::default()
-    };
-    naga::back::spv::write_vec(&module, &info, &options, None).map_err(|e| err(e.to_string()))
-}
-
 /// Runs TEV fragment modules with one set of texture maps bound.
 pub struct TevRunner<'g> {
     gpu: &'g Gpu,
@@ -98,7 +84,7 @@ impl<'g> TevRunner<'g> {
     /// # Errors
     /// [`GpuError::Device`] when the harness shader fails to build.
     pub fn new(gpu: &'g Gpu, maps: &[Image; TEXMAPS]) -> Result<Self, GpuError> {
-        let vs_words = vertex_spirv()?;
+        let vs_words = crate::harness_spirv(VERTEX_WGSL, "harness vertex shader")?;
         let vs = gpu.module(&vs_words, &[("main", (0, 0, 0))]);
         let frag = wgpu::ShaderStages::FRAGMENT | wgpu::ShaderStages::COMPUTE;
         let mut entries = vec![wgpu::BindGroupLayoutEntry {

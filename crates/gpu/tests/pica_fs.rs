@@ -132,3 +132,43 @@ fn random_keys_match_the_reference_bit_for_bit() {
     assert!(coverage.alpha_tests.iter().all(|&n| n > 0), "{coverage:?}");
     assert!(coverage.fog.iter().all(|&n| n > 0) && coverage.shadow_render > 0, "{coverage:?}");
 }
+
+/// The fragment entry point in a render pass: PICA_FS_RENDER_KEYS keys (default 40) of the same
+/// generator, 64 fragments each drawn as points through a harness vertex stage that writes the
+/// output registers of `render_input_map`; each pixel's RGBA8 (colour, shadow write, or the
+/// clear colour where the reference discards) must equal the reference's. A render pipeline
+/// costs lavapipe several times a compute pipeline, hence the smaller count.
+#[test]
+fn the_fragment_entry_point_renders_the_reference_colours() {
+    let Some(gpu) = device() else { return };
+    let keys = testkit::count("PICA_FS_RENDER_KEYS", 40);
+    let textures = UnitTextures::random(&mut Unstructured::new(&bytes(0xF5FF, 32768)));
+    let runner = FragmentRunner::new(&gpu, &textures);
+    let seeds: Vec<u64> = (0..keys).map(|k| 0x1_0000 + k).collect();
+    let cpu = cpu_seconds();
+    let results = testkit::par_map(&seeds, |&seed| {
+        let data = bytes(seed, 16384);
+        let mut u = Unstructured::new(&data);
+        let state = fragment_state(&mut u).unwrap();
+        let fragments: Vec<_> = (0..FRAGMENTS).map(|_| fragment_inputs(&mut u).unwrap_or_default()).collect();
+        let uniforms = FragmentUniforms::from_state(&state);
+        let r = gpu::pica_fs::check_render(&runner, &textures, &state.regs, &uniforms, &fragments)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        (seed, r)
+    });
+    let (mut passed, mut failed) = (0, 0);
+    let mut examples = Vec::new();
+    for (seed, (p, f, first)) in results {
+        passed += p;
+        failed += f;
+        if let Some(x) = first {
+            examples.push(format!("seed {seed}: pixel {} device {:?} reference {:?}", x.0, x.1, x.2));
+        }
+    }
+    eprintln!(
+        "{keys} keys rendered x {FRAGMENTS} fragments: {passed} passed, {failed} failed ({:.1} CPU s)",
+        cpu_seconds() - cpu
+    );
+    assert_eq!(failed, 0, "{}", examples.join("\n"));
+    assert_eq!(passed as u64, keys * FRAGMENTS as u64);
+}
