@@ -8,6 +8,7 @@
 
 pub mod glsl;
 pub mod pica_fs;
+mod points;
 mod render;
 pub mod tev;
 pub mod verify;

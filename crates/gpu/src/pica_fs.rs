@@ -169,9 +169,6 @@ pub fn render_input_map() -> InputMap {
     InputMap::from_regs(&regs)
 }
 
-/// Pixels per row of the render path's target.
-const ROW: u32 = 64;
-
 fn texture(gpu: &Gpu, img: &UnitImage) -> wgpu::Texture {
     let layers = img.layers.len() as u32;
     let size = wgpu::Extent3d { width: img.width, height: img.height, depth_or_array_layers: layers };
@@ -293,24 +290,20 @@ impl<'g> FragmentRunner<'g> {
         Ok(p)
     }
 
-    /// Runs the compute entry point over `fragments`: per fragment the result word.
-    ///
-    /// # Errors
-    /// [`GpuError::Device`] when the read-back fails.
-    pub fn dispatch(
+    /// The bind group of one run: the uniform block, the fragment records, an output buffer of
+    /// 16 bytes per fragment and the unit images (unit 0 as a cube array when `cube`); the
+    /// buffers are returned with it (uniforms, records, output).
+    fn bind_group(
         &self,
-        pipeline: &wgpu::ComputePipeline,
         cube: bool,
         block: &UniformBlock,
         fragments: &[FragmentInputs],
-    ) -> Result<Vec<ResultWord>, GpuError> {
+    ) -> (wgpu::BindGroup, [wgpu::Buffer; 3]) {
         let gpu = self.gpu;
-        let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let data: Vec<f32> = fragments.iter().flat_map(record).collect();
         let ubuf = gpu.upload(&block.to_bytes(), wgpu::BufferUsages::UNIFORM);
         let pbuf = gpu.upload(bytemuck::cast_slice(&data), wgpu::BufferUsages::STORAGE);
-        let out_size = 16 * fragments.len() as u64;
-        let obuf = gpu.buffer(out_size, wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC);
+        let obuf = gpu.buffer(16 * fragments.len() as u64, wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC);
         let unit0 = if cube { &self.cube } else { &self.views[0] };
         let mut entries = vec![
             wgpu::BindGroupEntry { binding: fs::UNIFORM_BINDING, resource: ubuf.as_entire_binding() },
@@ -329,6 +322,24 @@ impl<'g> FragmentRunner<'g> {
             layout: &self.layouts[cube as usize].0,
             entries: &entries,
         });
+        (bg, [ubuf, pbuf, obuf])
+    }
+
+    /// Runs the compute entry point over `fragments`: per fragment the result word.
+    ///
+    /// # Errors
+    /// [`GpuError::Device`] when the read-back fails.
+    pub fn dispatch(
+        &self,
+        pipeline: &wgpu::ComputePipeline,
+        cube: bool,
+        block: &UniformBlock,
+        fragments: &[FragmentInputs],
+    ) -> Result<Vec<ResultWord>, GpuError> {
+        let gpu = self.gpu;
+        let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let (bg, [_, _, obuf]) = self.bind_group(cube, block, fragments);
+        let out_size = 16 * fragments.len() as u64;
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         {
             let mut pass = encoder.begin_compute_pass(&Default::default());
@@ -362,111 +373,9 @@ impl FragmentRunner<'_> {
         fragments: &[FragmentInputs],
         clear: Rgba,
     ) -> Result<Vec<Rgba>, GpuError> {
-        let gpu = self.gpu;
-        let device = &gpu.device;
-        let fs_module = gpu.module(words, &[(fs::ENTRY, (0, 0, 0))]);
-        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: None,
-            layout: Some(&self.layouts[cube as usize].1),
-            vertex: wgpu::VertexState {
-                module: &self.vs,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            primitive: wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::PointList, ..Default::default() },
-            depth_stencil: None,
-            multisample: Default::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &fs_module,
-                entry_point: Some(fs::ENTRY),
-                compilation_options: Default::default(),
-                targets: &[Some(wgpu::ColorTargetState {
-                    format: wgpu::TextureFormat::Rgba8Unorm,
-                    blend: None,
-                    write_mask: wgpu::ColorWrites::ALL,
-                })],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
-        let data: Vec<f32> = fragments.iter().flat_map(record).collect();
-        let ubuf = gpu.upload(&block.to_bytes(), wgpu::BufferUsages::UNIFORM);
-        let pbuf = gpu.upload(bytemuck::cast_slice(&data), wgpu::BufferUsages::STORAGE);
-        let obuf = gpu.buffer(16, wgpu::BufferUsages::STORAGE);
-        let unit0 = if cube { &self.cube } else { &self.views[0] };
-        let mut entries = vec![
-            wgpu::BindGroupEntry { binding: fs::UNIFORM_BINDING, resource: ubuf.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: fs::COMPUTE_IN_BINDING, resource: pbuf.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: fs::COMPUTE_OUT_BINDING, resource: obuf.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: fs::TEXTURE_BINDING, resource: wgpu::BindingResource::TextureView(unit0) },
-        ];
-        for u in 1..3 {
-            entries.push(wgpu::BindGroupEntry {
-                binding: fs::TEXTURE_BINDING + u as u32,
-                resource: wgpu::BindingResource::TextureView(&self.views[u]),
-            });
-        }
-        let bg = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: None,
-            layout: &self.layouts[cube as usize].0,
-            entries: &entries,
-        });
-        let rows = (fragments.len() as u32).div_ceil(ROW).max(1);
-        let size = wgpu::Extent3d { width: ROW, height: rows, depth_or_array_layers: 1 };
-        let target = device.create_texture(&wgpu::TextureDescriptor {
-            label: None,
-            size,
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba8Unorm,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        });
-        let view = target.create_view(&Default::default());
-        let c = |v: u8| f64::from(v) / 255.0;
-        let mut encoder = device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: None,
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color {
-                            r: c(clear[0]),
-                            g: c(clear[1]),
-                            b: c(clear[2]),
-                            a: c(clear[3]),
-                        }),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                ..Default::default()
-            });
-            pass.set_pipeline(&pipeline);
-            pass.set_bind_group(0, &bg, &[]);
-            pass.draw(0..fragments.len() as u32, 0..1);
-        }
-        if let Some(e) = pollster::block_on(scope.pop()) {
-            return Err(GpuError::Device(e.to_string()));
-        }
-        // ROW * 4 bytes = 256, the copy alignment.
-        let out_size = u64::from(ROW * 4 * rows);
-        let rbuf = gpu.buffer(out_size, wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC);
-        encoder.copy_texture_to_buffer(
-            target.as_image_copy(),
-            wgpu::TexelCopyBufferInfo {
-                buffer: &rbuf,
-                layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(ROW * 4), rows_per_image: None },
-            },
-            size,
-        );
-        let words = gpu.read_back(&rbuf, out_size, encoder)?;
-        Ok(words.iter().take(fragments.len()).map(|w| w.to_le_bytes()).collect())
+        let pipeline = self.gpu.point_pipeline(&self.layouts[cube as usize].1, &self.vs, words, fs::ENTRY)?;
+        let (bg, _buffers) = self.bind_group(cube, block, fragments);
+        self.gpu.draw_points(&pipeline, &bg, fragments.len(), clear)
     }
 }
 

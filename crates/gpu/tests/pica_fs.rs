@@ -25,17 +25,18 @@ fn bytes(seed: u64, n: usize) -> Vec<u8> {
 }
 
 const FRAGMENTS: usize = 64;
+
+/// The state, its uniforms and the fragments of seed `seed`.
+fn case(seed: u64) -> (pica::state::GpuState, FragmentUniforms, Vec<pica::fixed::FragmentInputs>) {
+    let data = bytes(seed, 16384);
+    let mut u = Unstructured::new(&data);
+    let state = fragment_state(&mut u).unwrap();
+    let fragments = (0..FRAGMENTS).map(|_| fragment_inputs(&mut u).unwrap_or_default()).collect();
+    let uniforms = FragmentUniforms::from_state(&state);
+    (state, uniforms, fragments)
+}
 /// Keys per set of unit images.
 const KEYS_PER_TEXTURES: u64 = 500;
-
-/// CPU seconds this process has used (user + system, /proc/self/stat), 0 where unavailable.
-fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-    let f: Vec<&str> = after.split_whitespace().collect();
-    let tick = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
-    (tick(11) + tick(12)) / 100.0
-}
 
 /// What a set of keys covered.
 #[derive(Default, Debug)]
@@ -86,7 +87,7 @@ fn random_keys_match_the_reference_bit_for_bit() {
     let Some(gpu) = device() else { return };
     let keys = testkit::count("PICA_FS_DEVICE_KEYS", if testkit::quick() { 300 } else { 5000 });
     let start = std::time::Instant::now();
-    let cpu = cpu_seconds();
+    let cpu = testkit::cpu_seconds();
     let (mut passed, mut failed, mut bits, mut compiles) = (0usize, 0usize, 0u32, 0usize);
     let mut examples = Vec::new();
     let mut coverage = Coverage::default();
@@ -95,11 +96,7 @@ fn random_keys_match_the_reference_bit_for_bit() {
         let runner = FragmentRunner::new(&gpu, &textures);
         let seeds: Vec<u64> = (chunk * KEYS_PER_TEXTURES..((chunk + 1) * KEYS_PER_TEXTURES).min(keys)).collect();
         let results = testkit::par_map(&seeds, |&seed| {
-            let data = bytes(seed, 16384);
-            let mut u = Unstructured::new(&data);
-            let state = fragment_state(&mut u).unwrap();
-            let fragments: Vec<_> = (0..FRAGMENTS).map(|_| fragment_inputs(&mut u).unwrap_or_default()).collect();
-            let uniforms = FragmentUniforms::from_state(&state);
+            let (state, uniforms, fragments) = case(seed);
             let c = check_state(&runner, &textures, &state.regs, &uniforms, &fragments)
                 .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
             (seed, FragmentKey::from_state(&state), c)
@@ -123,7 +120,7 @@ fn random_keys_match_the_reference_bit_for_bit() {
     eprintln!(
         "{keys} keys x {FRAGMENTS} fragments: {passed} passed, {failed} failed in {:.1} s ({:.1} CPU s, {compiles} pipelines compiled); {coverage:?}",
         start.elapsed().as_secs_f64(),
-        cpu_seconds() - cpu,
+        testkit::cpu_seconds() - cpu,
     );
     assert_eq!(bits, 0, "{failed} fragments, {bits} bits mismatched:\n{}", examples.join("\n"));
     assert_eq!(passed as u64, keys * FRAGMENTS as u64);
@@ -145,13 +142,9 @@ fn the_fragment_entry_point_renders_the_reference_colours() {
     let textures = UnitTextures::random(&mut Unstructured::new(&bytes(0xF5FF, 32768)));
     let runner = FragmentRunner::new(&gpu, &textures);
     let seeds: Vec<u64> = (0..keys).map(|k| 0x1_0000 + k).collect();
-    let cpu = cpu_seconds();
+    let cpu = testkit::cpu_seconds();
     let results = testkit::par_map(&seeds, |&seed| {
-        let data = bytes(seed, 16384);
-        let mut u = Unstructured::new(&data);
-        let state = fragment_state(&mut u).unwrap();
-        let fragments: Vec<_> = (0..FRAGMENTS).map(|_| fragment_inputs(&mut u).unwrap_or_default()).collect();
-        let uniforms = FragmentUniforms::from_state(&state);
+        let (state, uniforms, fragments) = case(seed);
         let r = gpu::pica_fs::check_render(&runner, &textures, &state.regs, &uniforms, &fragments)
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         (seed, r)
@@ -167,7 +160,7 @@ fn the_fragment_entry_point_renders_the_reference_colours() {
     }
     eprintln!(
         "{keys} keys rendered x {FRAGMENTS} fragments: {passed} passed, {failed} failed ({:.1} CPU s)",
-        cpu_seconds() - cpu
+        testkit::cpu_seconds() - cpu
     );
     assert_eq!(failed, 0, "{}", examples.join("\n"));
     assert_eq!(passed as u64, keys * FRAGMENTS as u64);

@@ -46,18 +46,6 @@ fn state_with_stages(seed: u64, stages: u8) -> gx::TevState {
         .unwrap()
 }
 
-/// CPU seconds this process has used (user + system, /proc/self/stat), 0 where unavailable:
-/// on a machine shared with other builds it measures the work better than the wall clock.
-fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-    let f: Vec<&str> = after.split_whitespace().collect();
-    // Fields 14 and 15 of the file (utime, stime, in ticks of 1/100 s) are the 12th and 13th
-    // after the name.
-    let tick = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
-    (tick(11) + tick(12)) / 100.0
-}
-
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -104,7 +92,7 @@ fn random_keys_match_the_reference_bit_for_bit() {
     let keys = testkit::count("GX_TEV_DEVICE_KEYS", if testkit::quick() { 500 } else { 5000 });
     let render_keys = testkit::count("GX_TEV_RENDER_KEYS", 100);
     let start = std::time::Instant::now();
-    let cpu = cpu_seconds();
+    let cpu = testkit::cpu_seconds();
     let (mut passed, mut failed, mut bits) = (0usize, 0usize, 0u32);
     let mut examples = Vec::new();
     let mut stage_counts = [0u32; 17];
@@ -148,7 +136,7 @@ fn random_keys_match_the_reference_bit_for_bit() {
         "{keys} keys ({} also rendered) x {PIXELS} pixels: {passed} passed, {failed} failed in {:.1} s ({:.1} CPU s); keys by stage count {:?}",
         render_keys.min(keys),
         start.elapsed().as_secs_f64(),
-        cpu_seconds() - cpu,
+        testkit::cpu_seconds() - cpu,
         &stage_counts[1..]
     );
     assert_eq!(bits, 0, "{failed} pixels, {bits} bits mismatched:\n{}", examples.join("\n"));
