@@ -157,16 +157,7 @@ fn main(@builtin(vertex_index) i: u32) -> VOut {
 
 /// The output map the render path's vertex stage writes (see `VERTEX_WGSL`).
 pub fn render_input_map() -> InputMap {
-    let mut regs = vec![0u32; 0x60];
-    regs[0x04F] = 7;
-    regs[0x050] = 0x0302_0100;
-    regs[0x051] = 0x0B0A_0908;
-    regs[0x052] = 0x1F10_0D0C;
-    regs[0x053] = 0x1F1F_0F0E;
-    regs[0x054] = 0x1F1F_1716;
-    regs[0x055] = 0x1F14_1312;
-    regs[0x056] = 0x0706_0504;
-    InputMap::from_regs(&regs)
+    InputMap::typical()
 }
 
 fn texture(gpu: &Gpu, img: &UnitImage) -> wgpu::Texture {

@@ -21,16 +21,7 @@ fn state(seed: u64) -> GpuState {
 /// The output map of a typical citro3d program: o0 position, o1 colour, o2 texcoord 0 (u, v,
 /// w in z), o3 texcoord 1, o4 texcoord 2, o5 view, o6 normal quaternion.
 fn input_map() -> InputMap {
-    let mut regs = vec![0u32; 0x300];
-    regs[0x04F] = 7;
-    regs[0x050] = 0x0302_0100;
-    regs[0x051] = 0x0B0A_0908;
-    regs[0x052] = 0x1F10_0D0C;
-    regs[0x053] = 0x1F1F_0F0E;
-    regs[0x054] = 0x1F1F_1716;
-    regs[0x055] = 0x1F14_1312;
-    regs[0x056] = 0x0706_0504;
-    InputMap::from_regs(&regs)
+    InputMap::typical()
 }
 
 #[test]

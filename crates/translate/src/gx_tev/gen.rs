@@ -9,15 +9,15 @@ use gx::key::{CombinerKey, StageKey, TevKey, TEXMAPS};
 use gx::tev::KONST_FIXED;
 use naga::{
     AddressSpace, BinaryOperator as Op, Binding, Expression, FunctionArgument, FunctionResult, GlobalVariable, Handle,
-    ImageClass, ImageDimension, Interpolation, MathFunction, Module, ResourceBinding, Sampling, ScalarKind,
-    ShaderStage, Span, Statement, StructMember, Type, TypeInner,
+    ImageClass, ImageDimension, Interpolation, MathFunction, Module, Sampling, ScalarKind, ShaderStage, Span,
+    Statement, StructMember, Type, TypeInner,
 };
 
 use super::ir::{Ir, Types, H};
 use super::{ALPHA_REF_OFFSET, COLOR_LOCATION, ENTRY, IND_MTX_OFFSET, KONST_OFFSET, TEXCOORD_LOCATION, TEXMAP_BINDING};
 use super::{COMPUTE_ENTRY, COMPUTE_IN_BINDING, COMPUTE_OUT_BINDING, COMPUTE_WORKGROUP, TEV_FN};
 use super::{UNIFORM_BINDING, UNIFORM_SIZE};
-use crate::builder::{array, FnBuilder};
+use crate::builder::{array, entry_point, global, FnBuilder};
 
 /// The generator of one module.
 pub(super) struct Gen<'m> {
@@ -41,20 +41,6 @@ fn location(location: u32, interpolate: bool) -> Binding {
         blend_src: None,
         per_primitive: false,
     }
-}
-
-fn global(m: &mut Module, name: &str, space: AddressSpace, binding: u32, ty: Handle<Type>) -> Handle<GlobalVariable> {
-    m.global_variables.append(
-        GlobalVariable {
-            name: Some(name.into()),
-            space,
-            binding: Some(ResourceBinding { group: 0, binding }),
-            ty,
-            init: None,
-            memory_decorations: Default::default(),
-        },
-        Span::UNDEFINED,
-    )
 }
 
 /// The module of `key`.
@@ -131,20 +117,6 @@ pub(super) fn module(key: &TevKey, compute: bool) -> Module {
         compute_entry(&mut m, &t, tev, key.num_texgens as u32);
     }
     m
-}
-
-fn entry_point(name: &str, stage: ShaderStage, workgroup_size: [u32; 3], function: naga::Function) -> naga::EntryPoint {
-    naga::EntryPoint {
-        name: name.into(),
-        stage,
-        early_depth_test: None,
-        workgroup_size,
-        workgroup_size_overrides: None,
-        function,
-        mesh_info: None,
-        task_payload: None,
-        incoming_ray_payload: None,
-    }
 }
 
 /// `main`: the inputs at their locations, the TEV function, discard on a failed alpha test,

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 
 use naga::{
     AddressSpace, BinaryOperator as Op, Binding, Expression, FunctionArgument, FunctionResult, GlobalVariable, Handle,
-    ImageClass, ImageDimension, ImageQuery, Interpolation, MathFunction, Module, ResourceBinding, Sampling, Scalar,
-    ScalarKind, ShaderStage, Span, Statement, StructMember, SwizzleComponent, Type, TypeInner, VectorSize,
+    ImageClass, ImageDimension, ImageQuery, Interpolation, MathFunction, Module, Sampling, Scalar, ScalarKind,
+    ShaderStage, Span, Statement, StructMember, SwizzleComponent, Type, TypeInner, VectorSize,
 };
 use pica::fixed::{decisions, FogKey, FragmentKey, TextureUnitKey, UnitKind};
 use pica::regs::layouts::{CompareFunc, OutputSemantic as S};
@@ -16,7 +16,7 @@ use super::{InputMap, TextureBinding};
 use super::{BUFFER_COLOR_OFFSET, DEPTH_OFFSET, FOG_COLOR_OFFSET, FOG_LUT_OFFSET, PARAMS_OFFSET, SAMPLERS_OFFSET};
 use super::{COMPUTE_ENTRY, COMPUTE_IN_BINDING, COMPUTE_OUT_BINDING, COMPUTE_WORKGROUP, ENTRY, PIPELINE_FN};
 use super::{KIND_COLOR, KIND_DISCARDED, KIND_SHADOW, RECORD_VEC4S, TEXTURE_BINDING, UNIFORM_BINDING, UNIFORM_SIZE};
-use crate::builder::{array, vector, FnBuilder, F32, I32, U32};
+use crate::builder::{array, entry_point, global, vector, FnBuilder, F32, I32, U32};
 
 pub(super) type H = Handle<Expression>;
 
@@ -109,20 +109,6 @@ fn location(location: u32) -> Binding {
 
 fn output_location(location: u32) -> Binding {
     Binding::Location { location, interpolation: None, sampling: None, blend_src: None, per_primitive: false }
-}
-
-fn global(m: &mut Module, name: &str, space: AddressSpace, binding: u32, ty: Handle<Type>) -> Handle<GlobalVariable> {
-    m.global_variables.append(
-        GlobalVariable {
-            name: Some(name.into()),
-            space,
-            binding: Some(ResourceBinding { group: 0, binding }),
-            ty,
-            init: None,
-            memory_decorations: Default::default(),
-        },
-        Span::UNDEFINED,
-    )
 }
 
 /// The texture units the pipeline samples: enabled units read by a source a combine function
@@ -657,20 +643,6 @@ impl Gen<'_> {
             acc = self.bin(Op::InclusiveOr, acc, x);
         }
         self.fb.bitcast(acc, ScalarKind::Uint)
-    }
-}
-
-fn entry_point(name: &str, stage: ShaderStage, workgroup_size: [u32; 3], function: naga::Function) -> naga::EntryPoint {
-    naga::EntryPoint {
-        name: name.into(),
-        stage,
-        early_depth_test: None,
-        workgroup_size,
-        workgroup_size_overrides: None,
-        function,
-        mesh_info: None,
-        task_payload: None,
-        incoming_ray_payload: None,
     }
 }
 

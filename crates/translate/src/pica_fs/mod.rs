@@ -134,6 +134,23 @@ impl InputMap {
         map
     }
 
+    /// The output map of a typical citro3d program: o0 position, o1 colour, o2 texcoord 0 with
+    /// its w in z, o3 texcoord 1, o4 texcoord 2, o5 view, o6 normal quaternion.
+    pub fn typical() -> InputMap {
+        let mut regs = vec![0u32; 0x57];
+        regs[0x04F] = 7;
+        regs[0x050..0x057].copy_from_slice(&[
+            0x0302_0100,
+            0x0B0A_0908,
+            0x1F10_0D0C,
+            0x1F1F_0F0E,
+            0x1F1F_1716,
+            0x1F14_1312,
+            0x0706_0504,
+        ]);
+        InputMap::from_regs(&regs)
+    }
+
     /// The map of a list of (semantic component, o register, component).
     pub fn from_list(list: &[(OutputSemantic, u8, u8)]) -> InputMap {
         let mut map = InputMap::default();
