@@ -24,7 +24,8 @@ use translate::Precision;
 
 #[derive(Args)]
 pub struct VerifyArgs {
-    /// The SHBIN (or BRRES) to verify.
+    /// The SHBIN, BRRES or fixed-function state (JSON of `pica cmdlist --state --json`) to
+    /// verify.
     file: PathBuf,
     /// BRRES: the material to verify (repeatable; default: every material).
     #[arg(long = "material", value_name = "NAME")]
@@ -71,6 +72,11 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let bytes = std::fs::read(&args.file).with_context(|| format!("{}: cannot read", args.file.display()))?;
     if bytes.starts_with(b"bres") {
         return run_brres(&args, &bytes);
+    }
+    if crate::pica::fragment::is_state_json(&bytes) {
+        let (passed, failed) = crate::pica::fragment::verify(&args.file, &bytes, args.cases, args.seed)?;
+        println!("{passed} passed, {failed} failed");
+        return Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE });
     }
     if !args.materials.is_empty() {
         anyhow::bail!("{}: --material selects BRRES materials; this is not a BRRES file", args.file.display());

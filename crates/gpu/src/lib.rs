@@ -7,6 +7,8 @@
 //! Passthrough modules need explicit pipeline layouts; ours follow docs/abi.md.
 
 pub mod glsl;
+pub mod pica_fs;
+mod points;
 mod render;
 pub mod tev;
 pub mod verify;
@@ -17,6 +19,22 @@ pub use render::VertexRun;
 use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+
+/// The SPIR-V of a harness shader written in WGSL (naga's front end and writer; PointSize is
+/// written so that point lists are valid). `what` names it in errors.
+pub(crate) fn harness_spirv(wgsl: &str, what: &str) -> Result<Vec<u32>, GpuError> {
+    let err = |e: String| GpuError::Device(format!("{what}: {e}"));
+    let module = naga::front::wgsl::parse_str(wgsl).map_err(|e| err(e.to_string()))?;
+    let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::empty())
+        .validate(&module)
+        .map_err(|e| err(format!("{e:?}")))?;
+    let options = naga::back::spv::Options {
+        lang_version: (1, 3),
+        flags: naga::back::spv::WriterFlags::FORCE_POINT_SIZE,
+        ..Default::default()
+    };
+    naga::back::spv::write_vec(&module, &info, &options, None).map_err(|e| err(e.to_string()))
+}
 
 /// Why a device run failed.
 #[derive(Debug, thiserror::Error)]

@@ -16,10 +16,9 @@ use gx::key::{TevKey, TEXMAPS};
 use gx::sample::Image;
 use gx::{Evaluator, PixelInputs, TevState};
 
+use crate::points::ROW;
 use crate::{Gpu, GpuError};
 
-/// Pixels per row of the render target.
-const ROW: u32 = 64;
 /// Binding of the per-pixel records: the harness vertex stage's input, and the compute entry
 /// point's (the same layout).
 const PIXELS_BINDING: u32 = translate::gx_tev::COMPUTE_IN_BINDING;
@@ -74,20 +73,6 @@ fn main(@builtin(vertex_index) i: u32) -> VOut {
 }
 "#;
 
-fn vertex_spirv() -> Result<Vec<u32>, GpuError> {
-    let err = |e: String| GpuError::Device(format!("harness vertex shader: {e}"));
-    let module = naga::front::wgsl::parse_str(VERTEX_WGSL).map_err(|e| err(e.to_string()))?;
-    let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::empty())
-        .validate(&module)
-        .map_err(|e| err(format!("{e:?}")))?;
-    let options = naga::back::spv::Options {
-        lang_version: (1, 3),
-        flags: naga::back::spv::WriterFlags::FORCE_POINT_SIZE,
-        ..Default::default()
-    };
-    naga::back::spv::write_vec(&module, &info, &options, None).map_err(|e| err(e.to_string()))
-}
-
 /// Runs TEV fragment modules with one set of texture maps bound.
 pub struct TevRunner<'g> {
     gpu: &'g Gpu,
@@ -103,7 +88,7 @@ impl<'g> TevRunner<'g> {
     /// # Errors
     /// [`GpuError::Device`] when the harness shader fails to build.
     pub fn new(gpu: &'g Gpu, maps: &[Image; TEXMAPS]) -> Result<Self, GpuError> {
-        let vs_words = vertex_spirv()?;
+        let vs_words = crate::harness_spirv(VERTEX_WGSL, "harness vertex shader")?;
         let vs = gpu.module(&vs_words, &[("main", (0, 0, 0))]);
         let frag = wgpu::ShaderStages::FRAGMENT | wgpu::ShaderStages::COMPUTE;
         let mut entries = vec![wgpu::BindGroupLayoutEntry {
@@ -182,38 +167,7 @@ impl<'g> TevRunner<'g> {
     /// # Errors
     /// [`GpuError::Device`] when pipeline creation fails.
     pub fn pipeline(&self, fragment: &[u32]) -> Result<wgpu::RenderPipeline, GpuError> {
-        let device = &self.gpu.device;
-        let fs = self.gpu.module(fragment, &[(translate::gx_tev::ENTRY, (0, 0, 0))]);
-        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: None,
-            layout: Some(&self.layout),
-            vertex: wgpu::VertexState {
-                module: &self.vs,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            primitive: wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::PointList, ..Default::default() },
-            depth_stencil: None,
-            multisample: Default::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &fs,
-                entry_point: Some(translate::gx_tev::ENTRY),
-                compilation_options: Default::default(),
-                targets: &[Some(wgpu::ColorTargetState {
-                    format: wgpu::TextureFormat::Rgba8Unorm,
-                    blend: None,
-                    write_mask: wgpu::ColorWrites::ALL,
-                })],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
-        if let Some(e) = pollster::block_on(scope.pop()) {
-            return Err(GpuError::Device(e.to_string()));
-        }
-        Ok(pipeline)
+        self.gpu.point_pipeline(&self.layout, &self.vs, fragment, translate::gx_tev::ENTRY)
     }
 
     /// The bind group of one run and its output buffer (16 bytes per pixel).
@@ -308,60 +262,8 @@ impl<'g> TevRunner<'g> {
         pixels: &[TevPixel],
         clear: [u8; 4],
     ) -> Result<Vec<[u8; 4]>, GpuError> {
-        let gpu = self.gpu;
-        let device = &gpu.device;
         let (bg, _) = self.bind_group(uniforms, pixels);
-        let rows = (pixels.len() as u32).div_ceil(ROW).max(1);
-        let size = wgpu::Extent3d { width: ROW, height: rows, depth_or_array_layers: 1 };
-        let target = device.create_texture(&wgpu::TextureDescriptor {
-            label: None,
-            size,
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba8Unorm,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        });
-        let view = target.create_view(&Default::default());
-        let c = |v: u8| v as f64 / 255.0;
-        let mut encoder = device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: None,
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color {
-                            r: c(clear[0]),
-                            g: c(clear[1]),
-                            b: c(clear[2]),
-                            a: c(clear[3]),
-                        }),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                ..Default::default()
-            });
-            pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, &bg, &[]);
-            pass.draw(0..pixels.len() as u32, 0..1);
-        }
-        // ROW * 4 bytes = 256, the copy alignment.
-        let out_size = (ROW * 4 * rows) as u64;
-        let obuf = gpu.buffer(out_size, wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC);
-        encoder.copy_texture_to_buffer(
-            target.as_image_copy(),
-            wgpu::TexelCopyBufferInfo {
-                buffer: &obuf,
-                layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(ROW * 4), rows_per_image: None },
-            },
-            size,
-        );
-        let words = gpu.read_back(&obuf, out_size, encoder)?;
-        Ok(words.iter().take(pixels.len()).map(|w| w.to_le_bytes()).collect())
+        self.gpu.draw_points(pipeline, &bg, pixels.len(), clear)
     }
 }
 

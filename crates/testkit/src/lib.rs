@@ -186,6 +186,35 @@ pub fn cpu_seconds() -> f64 {
 /// The seeded random source of test inputs (SplitMix64; the one `pica::smith` generates with).
 pub use pica::smith::Rng;
 
+/// The median of some durations (the upper one of an even count).
+pub fn median(mut v: Vec<std::time::Duration>) -> std::time::Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+/// The median time of `reps` runs of `f`.
+pub fn timed(reps: usize, mut f: impl FnMut()) -> std::time::Duration {
+    median(
+        (0..reps)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                f();
+                t.elapsed()
+            })
+            .collect(),
+    )
+}
+
+/// The median wall time of three whole `glslangValidator -V` processes compiling `file` into
+/// `dir` (the reference point of the translation benchmarks). Panics when it rejects the file.
+pub fn glslang_time(file: &Path, dir: &Path) -> std::time::Duration {
+    timed(3, || {
+        let o =
+            Command::new("glslangValidator").arg("-V").arg("-o").arg(dir.join("out.spv")).arg(file).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

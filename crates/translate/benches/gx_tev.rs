@@ -10,9 +10,7 @@
 //! timed alone over the same materials. `GX_TEV_BENCH_PHASES_ONLY=1` prints only those (for a
 //! run under `valgrind --tool=callgrind`).
 
-use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
 
 use arbitrary::Unstructured;
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -43,22 +41,7 @@ fn to_spirv(state: &TevState) -> Vec<u32> {
     gx_tev::fragment(&TevKey::new(state)).unwrap().spirv().unwrap()
 }
 
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
-fn timed(reps: usize, mut f: impl FnMut()) -> Duration {
-    median(
-        (0..reps)
-            .map(|_| {
-                let t = Instant::now();
-                f();
-                t.elapsed()
-            })
-            .collect(),
-    )
-}
+use testkit::{glslang_time as glslang, median, timed};
 
 /// Times each phase of `to_spirv` alone (medians per material) and prints one line.
 fn phases(stages: u8, mats: &[TevState], reps: usize) {
@@ -89,14 +72,6 @@ fn phases(stages: u8, mats: &[TevState], reps: usize) {
         translate.saturating_sub(validate).saturating_sub(key),
         t.spirv().unwrap().len()
     );
-}
-
-fn glslang(file: &Path, dir: &Path) -> Duration {
-    timed(3, || {
-        let o =
-            Command::new("glslangValidator").arg("-V").arg("-o").arg(dir.join("out.spv")).arg(file).output().unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
-    })
 }
 
 fn summary() {

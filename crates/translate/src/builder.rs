@@ -47,6 +47,47 @@ pub fn array(module: &mut Module, base: Handle<Type>, len: u32, stride: u32) -> 
     )
 }
 
+/// A global of group 0 at `binding`.
+pub fn global(
+    m: &mut Module,
+    name: &str,
+    space: naga::AddressSpace,
+    binding: u32,
+    ty: Handle<Type>,
+) -> Handle<naga::GlobalVariable> {
+    m.global_variables.append(
+        naga::GlobalVariable {
+            name: Some(name.into()),
+            space,
+            binding: Some(naga::ResourceBinding { group: 0, binding }),
+            ty,
+            init: None,
+            memory_decorations: Default::default(),
+        },
+        Span::UNDEFINED,
+    )
+}
+
+/// An entry point of `stage` around `function`.
+pub fn entry_point(
+    name: &str,
+    stage: naga::ShaderStage,
+    workgroup_size: [u32; 3],
+    function: naga::Function,
+) -> naga::EntryPoint {
+    naga::EntryPoint {
+        name: name.into(),
+        stage,
+        early_depth_test: None,
+        workgroup_size,
+        workgroup_size_overrides: None,
+        function,
+        mesh_info: None,
+        task_payload: None,
+        incoming_ray_payload: None,
+    }
+}
+
 /// Builds one function body.
 pub struct FnBuilder<'m> {
     /// The module the function belongs to (types are added to it).

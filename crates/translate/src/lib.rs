@@ -28,6 +28,7 @@ mod builder;
 pub mod cache;
 pub mod gx_tev;
 pub mod pica;
+pub mod pica_fs;
 mod spv_post;
 
 pub use backend::{Output, Target};
@@ -102,4 +103,8 @@ pub enum Error {
         #[source]
         source: Box<dyn std::error::Error + Send + Sync + 'static>,
     },
+    /// A PICA200 fragment key uses a stage the fragment translation does not cover yet
+    /// (fragment lighting, the procedural texture): refused rather than translated as zero.
+    #[error("the fragment state uses {0}, which the fragment translation does not cover yet")]
+    FragmentUnsupported(&'static str),
 }

@@ -7,6 +7,7 @@ use clap::{Args, Subcommand};
 mod asm;
 mod cmdlist;
 mod disasm;
+pub mod fragment;
 mod run;
 mod texture;
 mod trace;
@@ -30,6 +31,8 @@ enum PicaCommand {
     Cmdlist(cmdlist::CmdlistArgs),
     /// Decode raw texture data to PNG, or encode a PNG as texture data.
     Texture(texture::TextureArgs),
+    /// The fragment shader of a fixed-function state (the JSON of `pica cmdlist --state --json`).
+    Fragment(fragment::FragmentArgs),
 }
 
 pub fn run(args: PicaArgs) -> anyhow::Result<ExitCode> {
@@ -39,6 +42,7 @@ pub fn run(args: PicaArgs) -> anyhow::Result<ExitCode> {
         PicaCommand::Run(args) => run::run(args),
         PicaCommand::Cmdlist(args) => cmdlist::run(args),
         PicaCommand::Texture(args) => texture::run(args),
+        PicaCommand::Fragment(args) => fragment::run(args),
     }
 }
 

@@ -16,11 +16,13 @@
 
 mod ast;
 mod builder;
+mod fragment;
 mod gen;
 mod rng;
 mod shbin;
 
 pub use ast::{Ast, Stmt, Test};
 pub use builder::{plain_desc, Builder, Built};
+pub use fragment::{fragment_inputs, fragment_state};
 pub use gen::{arbitrary_program, generate, Config, SmithProgram};
 pub use rng::Rng;

@@ -9,8 +9,8 @@ use gx::key::{CombinerKey, StageKey, TevKey, TEXMAPS};
 use gx::tev::KONST_FIXED;
 use naga::{
     AddressSpace, BinaryOperator as Op, Binding, Expression, FunctionArgument, FunctionResult, GlobalVariable, Handle,
-    ImageClass, ImageDimension, Interpolation, MathFunction, Module, ResourceBinding, Sampling, ScalarKind,
-    ShaderStage, Span, Statement, StructMember, Type, TypeInner,
+    ImageClass, ImageDimension, Interpolation, MathFunction, Module, Sampling, ScalarKind, ShaderStage, Span,
+    Statement, StructMember, Type, TypeInner,
 };
 
 use super::ir::{Ir, Types, H};
@@ -18,7 +18,7 @@ use super::{ALPHA_REF_OFFSET, COLOR_LOCATION, ENTRY, IND_MTX_OFFSET, KONST_OFFSE
 use super::{COMPUTE_ENTRY, COMPUTE_IN_BINDING, COMPUTE_OUT_BINDING, COMPUTE_WORKGROUP, TEV_FN};
 use super::{FOG_COLOR_OFFSET, FOG_CURVE_OFFSET, FOG_K_OFFSET, FOG_OFFSET, MISC_OFFSET, ZTEX_OFFSET};
 use super::{UNIFORM_BINDING, UNIFORM_SIZE};
-use crate::builder::{array, FnBuilder};
+use crate::builder::{array, entry_point, global, FnBuilder};
 
 /// The generator of one module.
 pub(super) struct Gen<'m> {
@@ -44,20 +44,6 @@ fn location(location: u32, interpolate: bool) -> Binding {
         blend_src: None,
         per_primitive: false,
     }
-}
-
-fn global(m: &mut Module, name: &str, space: AddressSpace, binding: u32, ty: Handle<Type>) -> Handle<GlobalVariable> {
-    m.global_variables.append(
-        GlobalVariable {
-            name: Some(name.into()),
-            space,
-            binding: Some(ResourceBinding { group: 0, binding }),
-            ty,
-            init: None,
-            memory_decorations: Default::default(),
-        },
-        Span::UNDEFINED,
-    )
 }
 
 /// The module of `key`.
@@ -142,20 +128,6 @@ pub(super) fn module(key: &TevKey, compute: bool) -> Module {
         compute_entry(&mut m, &t, tev, key.num_texgens as u32);
     }
     m
-}
-
-fn entry_point(name: &str, stage: ShaderStage, workgroup_size: [u32; 3], function: naga::Function) -> naga::EntryPoint {
-    naga::EntryPoint {
-        name: name.into(),
-        stage,
-        early_depth_test: None,
-        workgroup_size,
-        workgroup_size_overrides: None,
-        function,
-        mesh_info: None,
-        task_payload: None,
-        incoming_ray_payload: None,
-    }
 }
 
 /// `main`: the inputs at their locations and the fragment position, the TEV function, discard

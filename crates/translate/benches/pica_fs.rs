@@ -1,0 +1,96 @@
+//! A PICA200 fixed-function state -> fragment key -> naga module -> validation -> SPIR-V words,
+//! per key, over random states of `pica::smith::fragment_state`; beside it
+//! `glslangValidator -V` on our GLSL 450 output of the same keys, in the same run.
+//!
+//! `cargo bench -p translate --bench pica_fs -- --warm-up-time 1 --measurement-time 2`
+//!
+//! The `summary:` line prints the per-key median and the ratios (per glslang process, and net
+//! of its start-up: the same command on an empty fragment shader).
+
+use std::process::Command;
+
+use arbitrary::Unstructured;
+use criterion::{criterion_group, criterion_main, Criterion};
+use pica::fixed::FragmentKey;
+use pica::state::GpuState;
+use testkit::{glslang_time, median, timed};
+use translate::pica_fs::{self, InputMap};
+use translate::{Output, Target};
+
+/// Random states in the run.
+const KEYS: u64 = 48;
+
+fn states() -> Vec<GpuState> {
+    (0..KEYS)
+        .map(|seed| {
+            let data = pica::smith::Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x51ED).bytes(4096);
+            pica::smith::fragment_state(&mut Unstructured::new(&data)).unwrap()
+        })
+        .collect()
+}
+
+/// The whole path from the register file.
+fn to_spirv(state: &GpuState) -> Vec<u32> {
+    let key = FragmentKey::from_regs(&state.regs);
+    pica_fs::fragment(&key, &InputMap::from_regs(&state.regs)).unwrap().spirv().unwrap()
+}
+
+fn summary() {
+    let dir = std::env::temp_dir().join(format!("pica-fs-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let have_glslang = Command::new("glslangValidator").arg("--version").output().is_ok();
+    let startup = have_glslang.then(|| {
+        let f = dir.join("empty.frag");
+        std::fs::write(&f, "#version 450\nvoid main() {}\n").unwrap();
+        glslang_time(&f, &dir)
+    });
+    let states = states();
+    let ours = median(states.iter().map(|s| timed(30, || drop(std::hint::black_box(to_spirv(s))))).collect());
+    let words = median(states.iter().map(|s| std::time::Duration::from_nanos(to_spirv(s).len() as u64)).collect());
+    let line = match startup {
+        Some(start) => {
+            let g = median(
+                states
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| {
+                        let key = FragmentKey::from_regs(&s.regs);
+                        let t = pica_fs::fragment(&key, &InputMap::from_regs(&s.regs)).unwrap();
+                        let Output::Text(text) = t.write(Target::Glsl).unwrap() else { unreachable!() };
+                        let f = dir.join(format!("k{i}.frag"));
+                        std::fs::write(&f, text).unwrap();
+                        glslang_time(&f, &dir)
+                    })
+                    .collect(),
+            );
+            format!(
+                "glslangValidator -V {g:?} ({:.0}x; net of its {start:?} start-up {:.0}x)",
+                g.as_secs_f64() / ours.as_secs_f64(),
+                g.saturating_sub(start).as_secs_f64() / ours.as_secs_f64()
+            )
+        }
+        None => "glslangValidator not installed".into(),
+    };
+    println!(
+        "summary: {KEYS} random fragment states, registers -> validated SPIR-V, median per key {ours:?} (median {} words); {line}",
+        words.as_nanos()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn benches(c: &mut Criterion) {
+    summary();
+    let states = states();
+    let mut g = c.benchmark_group("pica_fs");
+    g.bench_function(format!("{KEYS} fragment states, registers to validated SPIR-V"), |b| {
+        b.iter(|| {
+            for s in &states {
+                std::hint::black_box(to_spirv(s));
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(pica_fs, benches);
+criterion_main!(pica_fs);
