@@ -7,11 +7,13 @@
 //! Passthrough modules need explicit pipeline layouts; ours follow docs/abi.md.
 
 pub mod glsl;
+mod latte_run;
 mod render;
 pub mod tev;
 pub mod verify;
 
 pub use glsl::{GlslAttribute, GlslDraw, GlslRun, GlslShape, GlslTexture, TexelKind};
+pub use latte_run::LatteRun;
 pub use render::VertexRun;
 
 use std::borrow::Cow;

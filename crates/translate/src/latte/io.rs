@@ -234,7 +234,7 @@ impl Sink for ComputeSink {
 }
 
 /// The module of the compute form.
-pub(crate) fn compute_module(prog: &Program, _stage: Stage, options: &Options) -> (Module, FlowKind) {
+pub(crate) fn compute_module(prog: &Program, _stage: Stage, options: &Options) -> (Module, FlowKind, Vec<u8>, bool) {
     let mut module = Module::default();
     let u32t = scalar(&mut module, U32);
     let i32t = scalar(&mut module, I32);
@@ -440,5 +440,5 @@ pub(crate) fn compute_module(prog: &Program, _stage: Stage, options: &Options) -
         task_payload: None,
         incoming_ray_payload: None,
     });
-    (module, flow)
+    (module, flow, use_.banks.iter().copied().collect(), use_.cfile)
 }

@@ -75,6 +75,8 @@ pub struct Translation {
     precision: Precision,
     flow: FlowKind,
     stage: Stage,
+    blocks: Vec<u8>,
+    cfile: bool,
 }
 
 impl Translation {
@@ -86,6 +88,16 @@ impl Translation {
     /// How the control flow was translated.
     pub fn flow(&self) -> FlowKind {
         self.flow
+    }
+
+    /// The uniform blocks (kcache banks) the program reads, each bound at its index.
+    pub fn uniform_blocks(&self) -> &[u8] {
+        &self.blocks
+    }
+
+    /// Whether the program reads the constant file (bound at [`CFILE_BINDING`]).
+    pub fn reads_cfile(&self) -> bool {
+        self.cfile
     }
 
     /// The stage it was translated for.
@@ -145,7 +157,7 @@ pub fn translate(prog: &Program, stage: Stage, options: &Options) -> Result<Tran
     if let Some((cf, what)) = unsupported(prog) {
         return Err(Error::LatteUnsupported { cf, what });
     }
-    let (module, flow) = io::compute_module(prog, stage, options);
+    let (module, flow, blocks, cfile) = io::compute_module(prog, stage, options);
     let info = backend::validate(&module)?;
-    Ok(Translation { module, info, precision: options.precision, flow, stage })
+    Ok(Translation { module, info, precision: options.precision, flow, stage, blocks, cfile })
 }
