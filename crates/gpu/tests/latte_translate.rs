@@ -160,7 +160,6 @@ fn run_one(gpu: &gpu::Gpu, name: &str, mut u: Unstructured, p: &SmithProgram, t:
     let run = LatteRun {
         blocks: &blocks,
         bind_blocks: tr.uniform_blocks(),
-        bind_cfile: tr.reads_cfile(),
         cfile: &inputs.cfile, input: &input, invocations: invs.len() as u32 };
     let (out, took) = gpu.run_latte_compute(&words, &run).unwrap_or_else(|e| panic!("{name}: {e}"));
     t.build += took;
