@@ -28,7 +28,11 @@ impl Gpu {
     ///
     /// # Errors
     /// [`GpuError::Device`] when pipeline creation or the read-back fails.
-    pub fn run_latte_compute(&self, words: &[u32], run: &LatteRun) -> Result<(Vec<u32>, std::time::Duration), GpuError> {
+    pub fn run_latte_compute(
+        &self,
+        words: &[u32],
+        run: &LatteRun,
+    ) -> Result<(Vec<u32>, std::time::Duration), GpuError> {
         use wgpu::BufferBindingType as T;
         let compute = wgpu::ShaderStages::COMPUTE;
         // Blocks 0 up to the highest one read are all bound (zeros where the program reads
@@ -36,7 +40,7 @@ impl Gpu {
         // did not start at 0 or had a gap.
         let top = run.bind_blocks.iter().copied().max().unwrap_or(0);
         let banks: Vec<u8> = (0..=top).collect();
-        let mut entries: Vec<(u32, T, wgpu::ShaderStages)> =
+        let entries: Vec<(u32, T, wgpu::ShaderStages)> =
             banks.iter().map(|&b| (b as u32, T::Uniform, compute)).collect();
         let io_entries = [
             (IN_BINDING, T::Storage { read_only: true }, compute),

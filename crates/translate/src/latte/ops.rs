@@ -14,58 +14,9 @@ use super::flow::Em;
 
 pub(crate) type H = naga::Handle<naga::Expression>;
 
-/// Comparison kinds of SET*, PRED_SET*, KILL* (the interpreter's `ops::Cmp`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Cmp {
-    E,
-    Gt,
-    Ge,
-    Ne,
-}
-
-/// Operand types of a comparison.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Ty {
-    F,
-    I,
-    U,
-}
+pub(crate) use ::latte::interp::{kill_cmp, pred_cmp, set_cmp, Cmp, Ty};
 
 const CMP4: [Cmp; 4] = [Cmp::E, Cmp::Gt, Cmp::Ge, Cmp::Ne];
-
-/// SET* opcodes: comparison, operand type, float result (1.0/0.0) or integer (~0/0).
-pub(crate) fn set_cmp(code: u16) -> Option<(Cmp, Ty, bool)> {
-    Some(match code {
-        0x08..=0x0B => (CMP4[(code - 0x08) as usize], Ty::F, true),
-        0x0C..=0x0F => (CMP4[(code - 0x0C) as usize], Ty::F, false),
-        0x3A..=0x3D => (CMP4[(code - 0x3A) as usize], Ty::I, false),
-        0x3E => (Cmp::Gt, Ty::U, false),
-        0x3F => (Cmp::Ge, Ty::U, false),
-        _ => return None,
-    })
-}
-
-/// PRED_SET* comparison forms (§2.5).
-pub(crate) fn pred_cmp(code: u16) -> Option<(Cmp, Ty)> {
-    Some(match code {
-        0x20..=0x23 => (CMP4[(code - 0x20) as usize], Ty::F),
-        0x42..=0x45 => (CMP4[(code - 0x42) as usize], Ty::I),
-        0x1E => (Cmp::Gt, Ty::U),
-        0x1F => (Cmp::Ge, Ty::U),
-        _ => return None,
-    })
-}
-
-/// KILL* comparisons (§2.6).
-pub(crate) fn kill_cmp(code: u16) -> Option<(Cmp, Ty)> {
-    Some(match code {
-        0x2C..=0x2F => (CMP4[(code - 0x2C) as usize], Ty::F),
-        0x46..=0x49 => (CMP4[(code - 0x46) as usize], Ty::I),
-        0x40 => (Cmp::Gt, Ty::U),
-        0x41 => (Cmp::Ge, Ty::U),
-        _ => return None,
-    })
-}
 
 const SIGN: u32 = 0x8000_0000;
 const ONE: u32 = 0x3F80_0000;
