@@ -7,6 +7,7 @@
 //! Passthrough modules need explicit pipeline layouts; ours follow docs/abi.md.
 
 pub mod glsl;
+mod latte_run;
 pub mod pica_fs;
 mod points;
 mod render;
@@ -14,6 +15,7 @@ pub mod tev;
 pub mod verify;
 
 pub use glsl::{GlslAttribute, GlslDraw, GlslRun, GlslShape, GlslTexture, TexelKind};
+pub use latte_run::LatteRun;
 pub use render::VertexRun;
 
 use std::borrow::Cow;

@@ -27,6 +27,7 @@ mod backend;
 mod builder;
 pub mod cache;
 pub mod gx_tev;
+pub mod latte;
 pub mod pica;
 pub mod pica_fs;
 mod spv_post;
@@ -91,6 +92,14 @@ pub enum Error {
     /// An executable's shader type is neither vertex nor geometry.
     #[error("unknown shader type {0}")]
     UnknownShaderType(u8),
+    /// A Latte program uses something the translation does not cover yet.
+    #[error("CF {cf}: not translated yet: {what}")]
+    LatteUnsupported {
+        /// The CF instruction.
+        cf: usize,
+        /// What it is.
+        what: String,
+    },
     /// The naga validator rejected the module we built: a bug in the translation.
     #[error("internal error: the generated module does not validate")]
     Validation(#[source] Box<naga::WithSpan<naga::valid::ValidationError>>),

@@ -35,18 +35,25 @@ pub(crate) fn mul_legacy(a: f32, b: f32) -> f32 {
 
 /// Comparison kinds of SET*, PRED_SET*, KILL* and CND*.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Cmp {
+pub enum Cmp {
+    /// Equal.
     E,
+    /// Greater than.
     Gt,
+    /// Greater or equal.
     Ge,
+    /// Not equal (unordered for floats).
     Ne,
 }
 
 /// Operand types of a comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Ty {
+pub enum Ty {
+    /// IEEE binary32.
     F,
+    /// Signed 32-bit integer.
     I,
+    /// Unsigned 32-bit integer.
     U,
 }
 
@@ -85,7 +92,7 @@ const CMP4: [Cmp; 4] = [Cmp::E, Cmp::Gt, Cmp::Ge, Cmp::Ne];
 
 /// The comparison of a SET* opcode (OP2 code) and whether it writes 1.0f/0.0f (true) or
 /// 0xFFFFFFFF/0 (false) (§3).
-pub(crate) fn set_cmp(code: u16) -> Option<(Cmp, Ty, bool)> {
+pub fn set_cmp(code: u16) -> Option<(Cmp, Ty, bool)> {
     Some(match code {
         0x08..=0x0B => (CMP4[(code - 0x08) as usize], Ty::F, true),
         0x0C..=0x0F => (CMP4[(code - 0x0C) as usize], Ty::F, false),
@@ -97,7 +104,7 @@ pub(crate) fn set_cmp(code: u16) -> Option<(Cmp, Ty, bool)> {
 }
 
 /// The comparison of a PRED_SET* opcode (E/GT/GE/NE forms only; §2.5).
-pub(crate) fn pred_cmp(code: u16) -> Option<(Cmp, Ty)> {
+pub fn pred_cmp(code: u16) -> Option<(Cmp, Ty)> {
     Some(match code {
         0x20..=0x23 => (CMP4[(code - 0x20) as usize], Ty::F),
         0x42..=0x45 => (CMP4[(code - 0x42) as usize], Ty::I),
@@ -108,7 +115,7 @@ pub(crate) fn pred_cmp(code: u16) -> Option<(Cmp, Ty)> {
 }
 
 /// The comparison of a KILL* opcode (§2.6).
-pub(crate) fn kill_cmp(code: u16) -> Option<(Cmp, Ty)> {
+pub fn kill_cmp(code: u16) -> Option<(Cmp, Ty)> {
     Some(match code {
         0x2C..=0x2F => (CMP4[(code - 0x2C) as usize], Ty::F),
         0x46..=0x49 => (CMP4[(code - 0x46) as usize], Ty::I),
