@@ -70,7 +70,13 @@ pub fn export_slot(kind: u8, index: u16) -> Option<u32> {
     }
 }
 
-fn global(module: &mut Module, name: &str, space: AddressSpace, binding: u32, t: naga::Handle<naga::Type>) -> naga::Handle<GlobalVariable> {
+fn global(
+    module: &mut Module,
+    name: &str,
+    space: AddressSpace,
+    binding: u32,
+    t: naga::Handle<naga::Type>,
+) -> naga::Handle<GlobalVariable> {
     module.global_variables.append(
         GlobalVariable {
             name: Some(name.to_string()),
