@@ -124,6 +124,9 @@ fn stream(seed: u64, n: u64, attempt: u32, len: usize) -> Vec<u8> {
     out
 }
 
+/// One shader of a GFD being built: stage, header mode, program, geometry copy program.
+type Part = (Stage, u32, Vec<u8>, Option<Vec<u8>>);
+
 struct Builder {
     seed: u64,
     fetches: bool,
@@ -200,7 +203,7 @@ impl Builder {
 
     /// A GFD of `shaders` (stage, header mode, program, copy program), recording its SHA-1 and
     /// keys.
-    fn gfd(&mut self, shaders: &[(Stage, u32, Vec<u8>, Option<Vec<u8>>)]) -> Vec<u8> {
+    fn gfd(&mut self, shaders: &[Part]) -> Vec<u8> {
         let mut blocks = Vec::new();
         for (stage, mode, prog, copy) in shaders {
             let (hk, pk) = header_kind(*stage);
