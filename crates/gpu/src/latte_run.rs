@@ -2,7 +2,9 @@
 //! uniform blocks 0-15 at bindings 0-15, the constant file, input and output records.
 
 use crate::{Gpu, GpuError};
-use translate::latte::{BLOCK_VEC4S, CFILE_BINDING, COMPUTE_ENTRY, IN_BINDING, OUT_BINDING, OUT_WORDS, WORKGROUP};
+use translate::latte::{
+    BLOCK_VEC4S, CFILE_GROUP, COMPUTE_ENTRY, IN_BINDING, IO_GROUP, OUT_BINDING, OUT_WORDS, WORKGROUP,
+};
 
 /// What one run of a Latte compute module gets.
 #[derive(Clone, Debug, Default)]
@@ -12,8 +14,6 @@ pub struct LatteRun<'a> {
     pub blocks: &'a [(u8, &'a [u32])],
     /// The blocks the module binds (`Translation::uniform_blocks`).
     pub bind_blocks: &'a [u8],
-    /// Whether the module binds the constant file (`Translation::reads_cfile`).
-    pub bind_cfile: bool,
     /// The constant file c0-c255.
     pub cfile: &'a [[u32; 4]],
     /// Input records (`IN_STRIDE` vec4s each).
@@ -35,15 +35,74 @@ impl Gpu {
     ) -> Result<(Vec<u32>, std::time::Duration), GpuError> {
         use wgpu::BufferBindingType as T;
         let compute = wgpu::ShaderStages::COMPUTE;
+        // Blocks 0 up to the highest one read are all bound (zeros where the program reads
+        // none): lavapipe (Mesa 22.3) ran the dispatch but wrote nothing when a set's bindings
+        // did not start at 0 or had a gap.
+        let top = run.bind_blocks.iter().copied().max().unwrap_or(0);
+        let banks: Vec<u8> = (0..=top).collect();
         let mut entries: Vec<(u32, T, wgpu::ShaderStages)> =
-            run.bind_blocks.iter().map(|&b| (b as u32, T::Uniform, compute)).collect();
-        if run.bind_cfile {
-            entries.push((CFILE_BINDING, T::Uniform, compute));
-        }
-        entries.push((IN_BINDING, T::Storage { read_only: true }, compute));
-        entries.push((OUT_BINDING, T::Storage { read_only: false }, compute));
+            banks.iter().map(|&b| (b as u32, T::Uniform, compute)).collect();
+        let io_entries = [
+            (IN_BINDING, T::Storage { read_only: true }, compute),
+            (OUT_BINDING, T::Storage { read_only: false }, compute),
+        ];
         let start = std::time::Instant::now();
-        let (bgl, layout) = self.layouts(&entries);
+        let (pipeline, [bgl, io_bgl, c_bgl]) = self.latte_pipeline(words, &entries, &io_entries)?;
+        let block_bytes = BLOCK_VEC4S as usize * 16;
+        let mut bufs = Vec::new();
+        for &b in &banks {
+            let mut data = vec![0u8; block_bytes];
+            if let Some((_, w)) = run.blocks.iter().find(|(k, _)| *k == b) {
+                let bytes: &[u8] = bytemuck::cast_slice(w);
+                let n = bytes.len().min(block_bytes);
+                data[..n].copy_from_slice(&bytes[..n]);
+            }
+            bufs.push((b as u32, self.upload(&data, wgpu::BufferUsages::UNIFORM)));
+        }
+        let mut cf = vec![0u32; 256 * 4];
+        for (i, v) in run.cfile.iter().take(256).enumerate() {
+            cf[i * 4..i * 4 + 4].copy_from_slice(v);
+        }
+        let cbuf = self.upload(bytemuck::cast_slice(&cf), wgpu::BufferUsages::UNIFORM);
+        let ibuf = self.upload(bytemuck::cast_slice(run.input), wgpu::BufferUsages::STORAGE);
+        let out_size = run.invocations as u64 * OUT_WORDS as u64 * 4;
+        let obuf = self.buffer(out_size, wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC);
+        let binds: Vec<(u32, &wgpu::Buffer)> = bufs.iter().map(|(b, x)| (*b, x)).collect();
+        let bg = self.bind_group(&bgl, &binds);
+        let io_bg = self.bind_group(&io_bgl, &[(IN_BINDING, &ibuf), (OUT_BINDING, &obuf)]);
+        let c_bg = self.bind_group(&c_bgl, &[(0, &cbuf)]);
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &bg, &[]);
+            pass.set_bind_group(IO_GROUP, &io_bg, &[]);
+            pass.set_bind_group(CFILE_GROUP, &c_bg, &[]);
+            pass.dispatch_workgroups(run.invocations.div_ceil(WORKGROUP), 1, 1);
+        }
+        self.queue.submit([encoder.finish()]);
+        self.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| GpuError::Device(e.to_string()))?;
+        let elapsed = start.elapsed();
+        let encoder = self.device.create_command_encoder(&Default::default());
+        let mut out = self.read_back(&obuf, out_size.max(16), encoder)?;
+        out.truncate(out_size as usize / 4);
+        Ok((out, elapsed))
+    }
+
+    fn latte_pipeline(
+        &self,
+        words: &[u32],
+        entries: &[(u32, wgpu::BufferBindingType, wgpu::ShaderStages)],
+        io_entries: &[(u32, wgpu::BufferBindingType, wgpu::ShaderStages)],
+    ) -> Result<(wgpu::ComputePipeline, [wgpu::BindGroupLayout; 3]), GpuError> {
+        let (bgl, _) = self.layouts(entries);
+        let (io_bgl, _) = self.layouts(io_entries);
+        let (c_bgl, _) = self.layouts(&[(0, wgpu::BufferBindingType::Uniform, wgpu::ShaderStages::COMPUTE)]);
+        let layout = self.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: None,
+            bind_group_layouts: &[Some(&bgl), Some(&io_bgl), Some(&c_bgl)],
+            immediate_size: 0,
+        });
         let module = self.module(words, &[(COMPUTE_ENTRY, (WORKGROUP, 1, 1))]);
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
@@ -57,43 +116,6 @@ impl Gpu {
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(GpuError::Device(e.to_string()));
         }
-        let block_bytes = BLOCK_VEC4S as usize * 16;
-        let mut bufs = Vec::new();
-        for &b in run.bind_blocks {
-            let mut data = vec![0u8; block_bytes];
-            if let Some((_, w)) = run.blocks.iter().find(|(k, _)| *k == b) {
-                let bytes: &[u8] = bytemuck::cast_slice(w);
-                let n = bytes.len().min(block_bytes);
-                data[..n].copy_from_slice(&bytes[..n]);
-            }
-            bufs.push((b as u32, self.upload(&data, wgpu::BufferUsages::UNIFORM)));
-        }
-        let mut cf = vec![0u32; 256 * 4];
-        for (i, v) in run.cfile.iter().take(256).enumerate() {
-            cf[i * 4..i * 4 + 4].copy_from_slice(v);
-        }
-        if run.bind_cfile {
-            bufs.push((CFILE_BINDING, self.upload(bytemuck::cast_slice(&cf), wgpu::BufferUsages::UNIFORM)));
-        }
-        bufs.push((IN_BINDING, self.upload(bytemuck::cast_slice(run.input), wgpu::BufferUsages::STORAGE)));
-        let out_size = run.invocations as u64 * OUT_WORDS as u64 * 4;
-        let obuf = self.buffer(out_size, wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC);
-        let mut binds: Vec<(u32, &wgpu::Buffer)> = bufs.iter().map(|(b, x)| (*b, x)).collect();
-        binds.push((OUT_BINDING, &obuf));
-        let bg = self.bind_group(&bgl, &binds);
-        let mut encoder = self.device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_pipeline(&pipeline);
-            pass.set_bind_group(0, &bg, &[]);
-            pass.dispatch_workgroups(run.invocations.div_ceil(WORKGROUP), 1, 1);
-        }
-        self.queue.submit([encoder.finish()]);
-        self.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| GpuError::Device(e.to_string()))?;
-        let elapsed = start.elapsed();
-        let encoder = self.device.create_command_encoder(&Default::default());
-        let mut out = self.read_back(&obuf, out_size.max(16), encoder)?;
-        out.truncate(out_size as usize / 4);
-        Ok((out, elapsed))
+        Ok((pipeline, [bgl, io_bgl, c_bgl]))
     }
 }

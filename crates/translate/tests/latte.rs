@@ -42,11 +42,54 @@ pub fn bytes(seed: u64, n: usize) -> Vec<u8> {
         .collect()
 }
 
-fn check(name: &str, p: &Program, stage: Stage, options: &Options) -> bool {
+/// Where the SPIR-V and GLSL files of a test go, for spirv-val and glslangValidator.
+struct Files {
+    dir: std::path::PathBuf,
+    spv: Vec<std::path::PathBuf>,
+    glsl: Vec<std::path::PathBuf>,
+}
+
+impl Files {
+    fn new(name: &str) -> Files {
+        Files { dir: testkit::temp_dir(name), spv: Vec::new(), glsl: Vec::new() }
+    }
+
+    /// Runs spirv-val on every SPIR-V file and glslangValidator on every GLSL file (when the
+    /// tools are installed; CI requires them).
+    fn validate(&self) {
+        if testkit::tool("spirv-val") {
+            for f in &self.spv {
+                assert_eq!(testkit::spirv_val(f), None);
+            }
+        }
+        if testkit::tool("glslangValidator") {
+            for chunk in self.glsl.chunks(64) {
+                assert_eq!(testkit::glslang(chunk), None);
+            }
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn check(name: &str, p: &Program, stage: Stage, options: &Options, files: &mut Files) -> bool {
     match translate(p, stage, options) {
         Ok(t) => {
             for target in Target::ALL {
-                t.write(target).unwrap_or_else(|e| panic!("{name}: {target:?}: {e}"));
+                let out = t.write(target).unwrap_or_else(|e| panic!("{name}: {target:?}: {e}"));
+                let k = files.spv.len() + files.glsl.len();
+                match target {
+                    Target::SpirV => {
+                        let f = files.dir.join(format!("{k}.spv"));
+                        std::fs::write(&f, out.to_bytes()).unwrap();
+                        files.spv.push(f);
+                    }
+                    Target::Glsl => {
+                        let f = files.dir.join(format!("{k}.comp"));
+                        std::fs::write(&f, out.to_bytes()).unwrap();
+                        files.glsl.push(f);
+                    }
+                    _ => {}
+                }
             }
             true
         }
@@ -67,9 +110,11 @@ fn check(name: &str, p: &Program, stage: Stage, options: &Options) -> bool {
 fn corpus_programs_translate_and_validate() {
     let progs = corpus_programs();
     let mut ok = 0;
+    let mut files = Files::new("latte-corpus");
     for (name, stage, p) in &progs {
-        ok += check(name, p, *stage, &Options::default()) as usize;
+        ok += check(name, p, *stage, &Options::default(), &mut files) as usize;
     }
+    files.validate();
     eprintln!("{ok} of {} corpus vertex/pixel programs translated (the rest use fetch clauses)", progs.len());
     assert!(progs.len() > 50 && ok > 0);
 }
@@ -79,6 +124,7 @@ fn smith_programs_translate_and_validate() {
     let count = testkit::count("LATTE_TRANSLATE_PROGRAMS", if testkit::quick() { 50 } else { 1_000 });
     let mut ok = 0;
     let mut n = 0;
+    let mut files = Files::new("latte-smith");
     for seed in 0..count {
         let data = bytes(seed, 4096);
         let mut u = Unstructured::new(&data);
@@ -89,8 +135,9 @@ fn smith_programs_translate_and_validate() {
         };
         let options = Options { loop_consts: sp.loop_consts.clone(), ..Options::default() };
         n += 1;
-        ok += check(&format!("smith seed {seed}"), &sp.program, stage, &options) as usize;
+        ok += check(&format!("smith seed {seed}"), &sp.program, stage, &options, &mut files) as usize;
     }
+    files.validate();
     eprintln!("{ok} of {n} smith programs translated (the rest use fetch clauses)");
     assert!(ok > 0);
 }

@@ -56,8 +56,6 @@ const KIND_CALL: u32 = 2;
 #[derive(Clone, Copy)]
 pub(crate) struct Types {
     pub u32: Handle<naga::Type>,
-    pub i32: Handle<naga::Type>,
-    pub bool: Handle<naga::Type>,
     pub vec4u: Handle<naga::Type>,
     pub vec4i: Handle<naga::Type>,
 }

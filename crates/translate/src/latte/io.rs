@@ -2,7 +2,7 @@
 //! assembly: globals, the function's locals, the program body.
 //!
 //! Group 0: uniform block n at binding n (`array<vec4<i32>, BLOCK_VEC4S>`, the game's words),
-//! the constant file c0-c255 at [`CFILE_BINDING`], the input records at [`IN_BINDING`]
+//! the constant file c0-c255 in group [`CFILE_GROUP`], the input records at [`IN_BINDING`]
 //! (`array<vec4<u32>>`, [`IN_STRIDE`] vec4s per invocation: R0-R127, then flags with bit 0 of x
 //! = an invalid (uncovered) pixel) and the output records at [`OUT_BINDING`] (`array<u32>`,
 //! [`OUT_WORDS`] per invocation).
@@ -14,7 +14,7 @@ use ::latte::isa::program::ClauseBody;
 use ::latte::isa::{CfInst, Program};
 use naga::{
     AddressSpace, BinaryOperator as B, Binding, BuiltIn, Expression, FunctionArgument, GlobalVariable, Module,
-    ResourceBinding, ScalarKind, Span, Statement, StorageAccess, TypeInner, VectorSize,
+    ResourceBinding, Span, Statement, StorageAccess, TypeInner, VectorSize,
 };
 
 use super::flow::{Em, Gpr, Gprs, Sink, Types, STACK_LIMIT};
@@ -28,12 +28,14 @@ pub const COMPUTE_ENTRY: &str = "latte_compute";
 pub const WORKGROUP: u32 = 64;
 /// vec4s of each uniform block binding (64 KiB); reads past it give 0.
 pub const BLOCK_VEC4S: u32 = 4096;
-/// Binding of the constant file (uniform-register mode c0-c255).
-pub const CFILE_BINDING: u32 = 16;
-/// Binding of the input records.
-pub const IN_BINDING: u32 = 48;
-/// Binding of the output records.
-pub const OUT_BINDING: u32 = 49;
+/// Bind group of the constant file (uniform-register mode c0-c255), at binding 0.
+pub const CFILE_GROUP: u32 = 2;
+/// Bind group of the input and output records.
+pub const IO_GROUP: u32 = 1;
+/// Binding of the input records (in [`IO_GROUP`]).
+pub const IN_BINDING: u32 = 0;
+/// Binding of the output records (in [`IO_GROUP`]).
+pub const OUT_BINDING: u32 = 1;
 /// vec4s per input record: R0-R127 and the flags.
 pub const IN_STRIDE: u32 = 129;
 /// Output word: the error flags (`ERR_*`).
@@ -74,14 +76,14 @@ fn global(
     module: &mut Module,
     name: &str,
     space: AddressSpace,
-    binding: u32,
+    (group, binding): (u32, u32),
     t: naga::Handle<naga::Type>,
 ) -> naga::Handle<GlobalVariable> {
     module.global_variables.append(
         GlobalVariable {
             name: Some(name.to_string()),
             space,
-            binding: Some(ResourceBinding { group: 0, binding }),
+            binding: Some(ResourceBinding { group, binding }),
             ty: t,
             init: None,
             memory_decorations: Default::default(),
@@ -248,26 +250,26 @@ pub(crate) fn compute_module(prog: &Program, _stage: Stage, options: &Options) -
     let vec4u = vector(&mut module, VectorSize::Quad, U32);
     let vec4i = vector(&mut module, VectorSize::Quad, I32);
     let uvec3 = vector(&mut module, VectorSize::Tri, U32);
-    let t = Types { u32: u32t, i32: i32t, bool: boolt, vec4u, vec4i };
+    let t = Types { u32: u32t, vec4u, vec4i };
     let use_ = uses(prog);
     let mut blocks = BTreeMap::new();
     let block_ty = array(&mut module, vec4i, BLOCK_VEC4S, 16);
     for &b in &use_.banks {
-        let g = global(&mut module, &format!("block{b}"), AddressSpace::Uniform, b as u32, block_ty);
+        let g = global(&mut module, &format!("block{b}"), AddressSpace::Uniform, (0, b as u32), block_ty);
         blocks.insert(b, g);
     }
     let cfile = use_.cfile.then(|| {
         let cty = array(&mut module, vec4i, 256, 16);
-        global(&mut module, "cfile", AddressSpace::Uniform, CFILE_BINDING, cty)
+        global(&mut module, "cfile", AddressSpace::Uniform, (CFILE_GROUP, 0), cty)
     });
     let in_ty = ty(&mut module, TypeInner::Array { base: vec4u, size: naga::ArraySize::Dynamic, stride: 16 });
     let out_ty = ty(&mut module, TypeInner::Array { base: u32t, size: naga::ArraySize::Dynamic, stride: 4 });
-    let vin = global(&mut module, "vin", AddressSpace::Storage { access: StorageAccess::LOAD }, IN_BINDING, in_ty);
+    let vin = global(&mut module, "vin", AddressSpace::Storage { access: StorageAccess::LOAD }, (IO_GROUP, IN_BINDING), in_ty);
     let vout = global(
         &mut module,
         "vout",
         AddressSpace::Storage { access: StorageAccess::LOAD | StorageAccess::STORE },
-        OUT_BINDING,
+        (IO_GROUP, OUT_BINDING),
         out_ty,
     );
     let cap = stack_capacity(prog);
@@ -374,7 +376,6 @@ pub(crate) fn compute_module(prog: &Program, _stage: Stage, options: &Options) -
     let tmp_k = fb.local("find_k", u32t, Some(z));
     let f = fb.bool(false);
     let tmp_found = fb.local("find_hit", boolt, Some(f));
-    let _ = ScalarKind::Uint;
 
     let mut em = Em {
         fb,

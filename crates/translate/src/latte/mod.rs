@@ -30,7 +30,7 @@ pub use flow::{
     MAX_CF_STEPS, STACK_LIMIT,
 };
 pub use io::{
-    export_slot, BLOCK_VEC4S, CFILE_BINDING, COMPUTE_ENTRY, EXPORT_SLOTS, IN_BINDING, IN_STRIDE, MEM_MAX, OUT_BINDING,
+    export_slot, BLOCK_VEC4S, CFILE_GROUP, COMPUTE_ENTRY, EXPORT_SLOTS, IN_BINDING, IN_STRIDE, IO_GROUP, MEM_MAX, OUT_BINDING,
     OUT_ERR, OUT_EXPORTS, OUT_GPRS, OUT_KILLED, OUT_MEM, OUT_MEM_COUNT, OUT_UNMAPPED, OUT_WORDS, WORKGROUP,
 };
 
@@ -95,7 +95,7 @@ impl Translation {
         &self.blocks
     }
 
-    /// Whether the program reads the constant file (bound at [`CFILE_BINDING`]).
+    /// Whether the program reads the constant file (bound in group [`CFILE_GROUP`]).
     pub fn reads_cfile(&self) -> bool {
         self.cfile
     }

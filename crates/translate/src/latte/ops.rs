@@ -341,7 +341,7 @@ impl Em<'_, '_> {
         let zero = self.k(0);
         let face = |s: &mut Self, v: f32| s.k(v.to_bits());
         let mut out = [zero; 4];
-        let mut pick = |s: &mut Self, c: H, pos: H, a: [H; 4], b: [H; 4], out: &mut [H; 4]| {
+        let pick = |s: &mut Self, c: H, pos: H, a: [H; 4], b: [H; 4], out: &mut [H; 4]| {
             for k in 0..4 {
                 let v = s.sel(pos, a[k], b[k]);
                 out[k] = s.sel(c, v, out[k]);
