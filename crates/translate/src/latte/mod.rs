@@ -143,9 +143,7 @@ pub fn unsupported(prog: &Program) -> Option<(usize, String)> {
         }
     }
     prog.cf.iter().enumerate().find_map(|(i, c)| match c {
-        CfInst::Normal(n) if matches!(n.op, 0x01..=0x03 | 0x1B..=0x1D) => {
-            Some((i, format!("fetch clause {}", c.name())))
-        }
+        CfInst::Normal(n) if matches!(n.op, 0x01..=0x03 | 0x1B..=0x1D) => Some((i, format!("fetch clause {}", c.name()))),
         _ => None,
     })
 }
