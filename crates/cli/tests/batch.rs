@@ -180,7 +180,7 @@ fn batch_reports_a_corrupted_file_and_translates_the_rest_to_every_target() {
         assert_eq!(testkit::files(&out, ext).len(), n, "{ext}");
     }
     for f in testkit::files(&out, "comp") {
-        assert_eq!(testkit::glslang(&[f.clone()]), None, "{}", f.display());
+        assert_eq!(testkit::glslang(std::slice::from_ref(&f)), None, "{}", f.display());
     }
     let _ = std::fs::remove_dir_all(root);
 }

@@ -13,7 +13,8 @@ fn main() {
     let stage = if s.header.stage == GStage::Pixel { Stage::Pixel } else { Stage::Vertex };
     let bytes = s.program.clone().unwrap();
     let p = Program::decode_bytes(&bytes, 0).unwrap();
-    let precision = if std::env::var_os("FAST").is_some() { translate::Precision::Fast } else { translate::Precision::Exact };
+    let precision =
+        if std::env::var_os("FAST").is_some() { translate::Precision::Fast } else { translate::Precision::Exact };
     let t = translate(&p, stage, &Options { precision, ..Options::default() }).unwrap();
 
     let gpu = gpu::Gpu::new().unwrap();
@@ -22,16 +23,10 @@ fn main() {
         *x = i as u32;
     }
     let blocks: Vec<(u8, &[u32])> = Vec::new();
-    let run = gpu::LatteRun {
-        blocks: &blocks,
-        bind_blocks: t.uniform_blocks(),
-        cfile: &[],
-        input: &input,
-        invocations: 2,
-    };
+    let run =
+        gpu::LatteRun { blocks: &blocks, bind_blocks: t.uniform_blocks(), cfile: &[], input: &input, invocations: 2 };
     println!("blocks {:?} cfile {} flow {:?}", t.uniform_blocks(), t.reads_cfile(), t.flow());
     let (out, took) = gpu.run_latte_compute(&t.spirv().unwrap(), &run).unwrap();
     println!("{:?} in {took:?}", &out[..16]);
     println!("{:?}", &out[OUT_WORDS as usize..OUT_WORDS as usize + 16]);
 }
-

@@ -28,7 +28,11 @@ impl Gpu {
     ///
     /// # Errors
     /// [`GpuError::Device`] when pipeline creation or the read-back fails.
-    pub fn run_latte_compute(&self, words: &[u32], run: &LatteRun) -> Result<(Vec<u32>, std::time::Duration), GpuError> {
+    pub fn run_latte_compute(
+        &self,
+        words: &[u32],
+        run: &LatteRun,
+    ) -> Result<(Vec<u32>, std::time::Duration), GpuError> {
         use wgpu::BufferBindingType as T;
         let compute = wgpu::ShaderStages::COMPUTE;
         // Blocks 0 up to the highest one read are all bound (zeros where the program reads

@@ -48,7 +48,10 @@ fn corpus() -> Vec<(String, SmithProgram)> {
             };
             let Some(b) = s.program else { continue };
             let program = Program::decode_bytes(&b, s.program_offset).unwrap();
-            out.push((format!("{}#{k}", f.display()), SmithProgram { program, stage, loop_consts: Default::default() }));
+            out.push((
+                format!("{}#{k}", f.display()),
+                SmithProgram { program, stage, loop_consts: Default::default() },
+            ));
         }
     }
     out
@@ -160,7 +163,10 @@ fn run_one(gpu: &gpu::Gpu, name: &str, mut u: Unstructured, p: &SmithProgram, t:
     let run = LatteRun {
         blocks: &blocks,
         bind_blocks: tr.uniform_blocks(),
-        cfile: &inputs.cfile, input: &input, invocations: invs.len() as u32 };
+        cfile: &inputs.cfile,
+        input: &input,
+        invocations: invs.len() as u32,
+    };
     let (out, took) = gpu.run_latte_compute(&words, &run).unwrap_or_else(|e| panic!("{name}: {e}"));
     t.build += took;
     let want = reference(p, &inputs, &invs);
@@ -189,7 +195,12 @@ fn run_one(gpu: &gpu::Gpu, name: &str, mut u: Unstructured, p: &SmithProgram, t:
                     .take(4)
                     .map(|(k, (a, b))| format!("word {k}: want {a:#010x} got {b:#010x}"))
                     .collect();
-                t.failures.push(format!("{name} invocation {i} ({:?}): err {:#x}; {}", p.stage, got[0], diffs.join(", ")));
+                t.failures.push(format!(
+                    "{name} invocation {i} ({:?}): err {:#x}; {}",
+                    p.stage,
+                    got[0],
+                    diffs.join(", ")
+                ));
             }
         }
     }

@@ -238,8 +238,7 @@ impl Em<'_, '_> {
                 continue;
             };
             let s = srcs[k];
-            let mut o =
-                Out { slot, value: s[0], runs, write: None, ar: None, pred: None, exec_fail: None, kill: None };
+            let mut o = Out { slot, value: s[0], runs, write: None, ar: None, pred: None, exec_fail: None, kill: None };
             let (omod, is_op2) = match &inst.kind {
                 AluKind::Op2(op2) => (op2.omod, true),
                 AluKind::Op3(_) => (0, false),

@@ -264,7 +264,13 @@ pub(crate) fn compute_module(prog: &Program, _stage: Stage, options: &Options) -
     });
     let in_ty = ty(&mut module, TypeInner::Array { base: vec4u, size: naga::ArraySize::Dynamic, stride: 16 });
     let out_ty = ty(&mut module, TypeInner::Array { base: u32t, size: naga::ArraySize::Dynamic, stride: 4 });
-    let vin = global(&mut module, "vin", AddressSpace::Storage { access: StorageAccess::LOAD }, (IO_GROUP, IN_BINDING), in_ty);
+    let vin = global(
+        &mut module,
+        "vin",
+        AddressSpace::Storage { access: StorageAccess::LOAD },
+        (IO_GROUP, IN_BINDING),
+        in_ty,
+    );
     let vout = global(
         &mut module,
         "vout",

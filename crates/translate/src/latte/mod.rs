@@ -30,8 +30,9 @@ pub use flow::{
     MAX_CF_STEPS, STACK_LIMIT,
 };
 pub use io::{
-    export_slot, BLOCK_VEC4S, CFILE_GROUP, COMPUTE_ENTRY, EXPORT_SLOTS, IN_BINDING, IN_STRIDE, IO_GROUP, MEM_MAX, OUT_BINDING,
-    OUT_ERR, OUT_EXPORTS, OUT_GPRS, OUT_KILLED, OUT_MEM, OUT_MEM_COUNT, OUT_UNMAPPED, OUT_WORDS, WORKGROUP,
+    export_slot, BLOCK_VEC4S, CFILE_GROUP, COMPUTE_ENTRY, EXPORT_SLOTS, IN_BINDING, IN_STRIDE, IO_GROUP, MEM_MAX,
+    OUT_BINDING, OUT_ERR, OUT_EXPORTS, OUT_GPRS, OUT_KILLED, OUT_MEM, OUT_MEM_COUNT, OUT_UNMAPPED, OUT_WORDS,
+    WORKGROUP,
 };
 
 use crate::{backend, Error, Output, Precision, Target};
@@ -143,7 +144,9 @@ pub fn unsupported(prog: &Program) -> Option<(usize, String)> {
         }
     }
     prog.cf.iter().enumerate().find_map(|(i, c)| match c {
-        CfInst::Normal(n) if matches!(n.op, 0x01..=0x03 | 0x1B..=0x1D) => Some((i, format!("fetch clause {}", c.name()))),
+        CfInst::Normal(n) if matches!(n.op, 0x01..=0x03 | 0x1B..=0x1D) => {
+            Some((i, format!("fetch clause {}", c.name())))
+        }
         _ => None,
     })
 }
