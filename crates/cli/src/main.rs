@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod batch;
 mod demo;
 mod gx;
 mod gx_preview;
@@ -48,6 +49,8 @@ enum Command {
     Translate(translate::TranslateArgs),
     /// Run a translated shader (SHBIN, or BRRES materials) on the Vulkan device against the reference.
     Verify(verify::VerifyArgs),
+    /// Translate a whole Wii U shader dump: keyed SPIR-V (and other targets), listings, report.json.
+    Batch(batch::BatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => demo::run(args),
         Command::Translate(args) => translate::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Batch(args) => batch::run(args),
     };
     match result {
         Ok(code) => code,

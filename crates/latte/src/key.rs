@@ -92,23 +92,7 @@ pub struct Inventory {
 pub fn inventory(root: &Path) -> Result<Inventory, std::io::Error> {
     let mut inv = Inventory::default();
     let mut by_sha: BTreeMap<String, GfdRecord> = BTreeMap::new();
-    let mut stack: Vec<(PathBuf, usize)> = vec![(root.to_path_buf(), 0)];
-    let mut files = Vec::new();
-    while let Some((dir, depth)) = stack.pop() {
-        let meta = std::fs::symlink_metadata(&dir)?;
-        if meta.is_file() {
-            files.push(dir);
-            continue;
-        }
-        if !meta.is_dir() || depth > 64 {
-            continue;
-        }
-        let mut ents: Vec<_> = std::fs::read_dir(&dir)?.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-        ents.sort();
-        for e in ents.into_iter().rev() {
-            stack.push((e, depth + 1));
-        }
-    }
+    let files = walk(root)?;
     for f in files {
         let Ok(bytes) = std::fs::read(&f) else { continue };
         inv.files_scanned += 1;
@@ -149,6 +133,32 @@ pub fn inventory(root: &Path) -> Result<Inventory, std::io::Error> {
     }
     inv.gfds = by_sha.into_values().collect();
     Ok(inv)
+}
+
+/// Every regular file under `root` in path order (symlinks not followed, depth capped at 64);
+/// `root` itself when it is a file.
+///
+/// # Errors
+/// An unreadable directory.
+pub fn walk(root: &Path) -> Result<Vec<PathBuf>, std::io::Error> {
+    let mut stack: Vec<(PathBuf, usize)> = vec![(root.to_path_buf(), 0)];
+    let mut files = Vec::new();
+    while let Some((dir, depth)) = stack.pop() {
+        let meta = std::fs::symlink_metadata(&dir)?;
+        if meta.is_file() {
+            files.push(dir);
+            continue;
+        }
+        if !meta.is_dir() || depth > 64 {
+            continue;
+        }
+        let mut ents: Vec<_> = std::fs::read_dir(&dir)?.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        ents.sort();
+        for e in ents.into_iter().rev() {
+            stack.push((e, depth + 1));
+        }
+    }
+    Ok(files)
 }
 
 /// Keys of every shader in one GFD.

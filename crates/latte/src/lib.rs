@@ -18,6 +18,7 @@
 
 pub mod asm;
 pub mod disasm;
+pub mod dump;
 pub mod error;
 pub mod gfd;
 pub mod interp;

@@ -74,11 +74,16 @@ pub struct Config {
     /// Generate geometry programs (EMIT / CUT and MEM_RING writes) instead of vertex and
     /// pixel programs.
     pub geometry: bool,
+    /// Generate VTX and TEX fetch clauses (off: programs for translators that do not cover
+    /// fetches yet, such as the synthetic dumps of [`crate::dump`]).
+    pub fetches: bool,
+    /// The stage of a non-geometry program; `None` picks vertex or pixel at random.
+    pub stage: Option<Stage>,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { max_nodes: 24, max_depth: 3, max_groups: 6, geometry: false }
+        Config { max_nodes: 24, max_depth: 3, max_groups: 6, geometry: false, fetches: true, stage: None }
     }
 }
 
@@ -111,6 +116,8 @@ pub(crate) struct Gen<'a, 'b> {
 pub fn program(u: &mut Unstructured<'_>, cfg: &Config) -> Result<SmithProgram> {
     let stage = if cfg.geometry {
         Stage::Geometry
+    } else if let Some(s) = cfg.stage {
+        s
     } else if u.arbitrary()? {
         Stage::Pixel
     } else {
@@ -200,8 +207,8 @@ impl Gen<'_, '_> {
                     self.alu_node(false)?
                 }
             }
-            4 => self.vtx_node()?,
-            5 => self.tex_node()?,
+            4 if self.cfg.fetches => self.vtx_node()?,
+            5 if self.cfg.fetches => self.tex_node()?,
             6 => Node::Export(self.export(false)?),
             13 if in_loop => {
                 // ALU_BREAK or ALU_CONTINUE on a random PRED_SET.

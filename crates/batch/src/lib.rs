@@ -1,0 +1,269 @@
+//! A whole shader dump to keyed translations, listings and a report (docs/batch.md).
+//!
+//! [`run`] reads every container of a directory tree once ([`collect`]), deduplicates by GFD
+//! SHA-1 and by runtime key, translates each unique shader in parallel on a rayon pool, writes
+//! `<key>.<stage>.<ext>` files that changed and returns the [`Report`] (also written as
+//! `report.json`). One bad file or shader never stops the run: it is reported.
+//!
+//! An unchanged dump costs little the second time: a shader whose key, options and output
+//! files (by SHA-1) match the previous `report.json` is not translated again, and a file whose
+//! bytes are already on disk is not written.
+
+#![forbid(unsafe_code)]
+
+pub mod collect;
+mod report;
+
+pub use collect::{collect, Collection, FileError, Shader, Source};
+pub use report::{Config, Report, ShaderReport, Slow, Status, Times, Totals};
+
+use latte::gfd::Stage;
+use latte::key::sha1_hex;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use translate::{Precision, Target};
+
+/// What a run writes besides `report.json`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Targets, in the order asked for.
+    pub targets: Vec<Target>,
+    /// Float precision of the translations.
+    pub precision: Precision,
+    /// Worker threads (`None`: one per core).
+    pub jobs: Option<usize>,
+    /// Also write `<key>.<stage>.txt` listings.
+    pub disasm: bool,
+    /// Also find GFDs embedded in files of no known container, by their magic.
+    pub scan: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            targets: vec![Target::SpirV],
+            precision: Precision::default(),
+            jobs: None,
+            disasm: false,
+            scan: false,
+        }
+    }
+}
+
+/// Why a run could not go on (single shaders and files never stop it: they are reported).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The dump directory cannot be walked.
+    #[error("{path}: cannot read the dump: {source}")]
+    Dump {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The output directory or report cannot be written.
+    #[error("{path}: cannot write: {source}")]
+    Write {
+        /// The path.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The worker pool cannot be started.
+    #[error("cannot start {0} worker threads")]
+    Pool(usize),
+}
+
+/// The file-name stage of a shader: `vert`, `frag`, `geom`.
+pub fn stage_name(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Vertex => "vert",
+        Stage::Pixel => "frag",
+        Stage::Geometry => "geom",
+    }
+}
+
+/// The shader interface (uniform blocks, samplers, attribute semantics, varyings) that
+/// `<key>.<stage>.meta` and the game-wide `varyings.txt` are written from. The Latte translator
+/// does not report one yet, so neither file is written; this is where they plug in.
+pub const INTERFACE_SEAM: &str =
+    "not available: the Latte translation reports no shader interface yet; <key>.<stage>.meta and varyings.txt are not written";
+
+/// The file extension of a target's output. GLSL takes glslang's stage extension of the entry
+/// point written (today the compute form: `comp`), so `glslangValidator -V` reads the file as is.
+pub fn extension(target: Target, entry: naga::ShaderStage) -> &'static str {
+    match target {
+        Target::Glsl | Target::GlslEs => match entry {
+            naga::ShaderStage::Vertex => "vert",
+            naga::ShaderStage::Fragment => "frag",
+            _ => "comp",
+        },
+        t => t.extension(),
+    }
+}
+
+struct Done {
+    key: String,
+    outputs: Vec<(String, Vec<u8>)>,
+    error: Option<String>,
+    times: Times,
+    sizes: BTreeMap<String, usize>,
+}
+
+/// Translates one shader into its output files.
+fn translate_one(s: &Shader, opts: &Options) -> Done {
+    let stage = stage_name(s.stage);
+    let mut times = Times::default();
+    let mut sizes = BTreeMap::from([("program".to_string(), s.program.len())]);
+    let mut outputs = Vec::new();
+    let fail = |error: String, times: Times, sizes, outputs| Done {
+        key: s.key.clone(),
+        outputs,
+        error: Some(error),
+        times,
+        sizes,
+    };
+    let t0 = Instant::now();
+    let prog = match latte::isa::Program::decode_bytes(&s.program, s.program_offset) {
+        Ok(p) => p,
+        Err(e) => return fail(format!("decode: {e}"), times, sizes, outputs),
+    };
+    times.decode_us = t0.elapsed().as_micros() as u64;
+    sizes.insert("instructions".into(), prog.instruction_count());
+    if opts.disasm {
+        let t = latte::disasm::disassemble(&prog).into_bytes();
+        outputs.push((format!("{}.{stage}.txt", s.key), t));
+    }
+    let tstage = match s.stage {
+        Stage::Vertex => translate::latte::Stage::Vertex,
+        Stage::Pixel => translate::latte::Stage::Pixel,
+        Stage::Geometry => {
+            return fail("geometry programs are not translated yet".into(), times, sizes, outputs);
+        }
+    };
+    let t1 = Instant::now();
+    let topts = translate::latte::Options { precision: opts.precision, ..Default::default() };
+    let tr = translate::latte::translate(&prog, tstage, &topts);
+    times.translate_us = t1.elapsed().as_micros() as u64;
+    let tr = match tr {
+        Ok(t) => t,
+        Err(e) => return fail(format!("translate: {e}"), times, sizes, outputs),
+    };
+    let t2 = Instant::now();
+    let entry = tr.entry().0;
+    for &target in &opts.targets {
+        match tr.write(target) {
+            Ok(o) => {
+                let bytes = o.to_bytes();
+                sizes.insert(target.name().to_string(), bytes.len());
+                outputs.push((format!("{}.{stage}.{}", s.key, extension(target, entry)), bytes));
+            }
+            Err(e) => {
+                times.emit_us = t2.elapsed().as_micros() as u64;
+                return fail(format!("{}: {e}", target.name()), times, sizes, outputs);
+            }
+        }
+    }
+    times.emit_us = t2.elapsed().as_micros() as u64;
+    Done { key: s.key.clone(), outputs, error: None, times, sizes }
+}
+
+/// Whether `prev` (from the previous report) still describes the files on disk.
+fn still_on_disk(prev: &ShaderReport, out: &Path) -> bool {
+    prev.status == Status::Ok
+        && !prev.outputs.is_empty()
+        && prev.outputs.iter().all(|(f, sha)| std::fs::read(out.join(f)).is_ok_and(|b| sha1_hex(&b) == *sha))
+}
+
+/// Writes `bytes` to `path` unless the file already holds them; true when written.
+fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, Error> {
+    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(false);
+    }
+    std::fs::write(path, bytes).map_err(|source| Error::Write { path: path.to_path_buf(), source })?;
+    Ok(true)
+}
+
+/// Batch-translates the dump under `dir` into `out`. `progress(done, total, key)` is called
+/// after each shader, from the worker threads.
+///
+/// # Errors
+/// See [`Error`]; problems with single files and shaders are in the report.
+pub fn run(
+    dir: &Path,
+    out: &Path,
+    opts: &Options,
+    progress: &(dyn Fn(usize, usize, &str) + Sync),
+) -> Result<Report, Error> {
+    let start = Instant::now();
+    std::fs::create_dir_all(out).map_err(|source| Error::Write { path: out.to_path_buf(), source })?;
+    let config = Config::of(opts);
+    let previous: BTreeMap<String, ShaderReport> = std::fs::read(out.join("report.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Report>(&b).ok())
+        .filter(|r| r.config == config)
+        .map(|r| r.shaders.into_iter().map(|s| (s.key.clone(), s)).collect())
+        .unwrap_or_default();
+    let t_collect = Instant::now();
+    let c = collect(dir, opts.scan).map_err(|source| Error::Dump { path: dir.to_path_buf(), source })?;
+    let collect_us = t_collect.elapsed().as_micros() as u64;
+    let shaders: Vec<&Shader> = c.shaders.values().collect();
+    let total = shaders.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let work = || -> Vec<Result<ShaderReport, Error>> {
+        shaders
+            .par_iter()
+            .map(|s| {
+                let r = shader_report(s, opts, out, previous.get(&s.key));
+                let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                progress(n, total, &s.key);
+                r
+            })
+            .collect()
+    };
+    let results = match opts.jobs {
+        Some(j) => rayon::ThreadPoolBuilder::new().num_threads(j).build().map_err(|_| Error::Pool(j))?.install(work),
+        None => work(),
+    };
+    let shaders = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let report = Report::new(config, &c, shaders, collect_us, start.elapsed().as_micros() as u64);
+    let json = serde_json::to_vec_pretty(&report).expect("the report serialises");
+    let path = out.join("report.json");
+    std::fs::write(&path, json).map_err(|source| Error::Write { path, source })?;
+    Ok(report)
+}
+
+fn shader_report(s: &Shader, opts: &Options, out: &Path, prev: Option<&ShaderReport>) -> Result<ShaderReport, Error> {
+    let mut r = ShaderReport::new(s);
+    if let Some(p) = prev.filter(|p| p.stage == r.stage && still_on_disk(p, out)) {
+        r.status = Status::Cached;
+        r.sizes = p.sizes.clone();
+        r.outputs = p.outputs.clone();
+        return Ok(r);
+    }
+    let d = translate_one(s, opts);
+    debug_assert_eq!(d.key, s.key);
+    r.times = d.times;
+    r.sizes = d.sizes;
+    let t = Instant::now();
+    for (name, bytes) in &d.outputs {
+        if write_if_changed(&out.join(name), bytes)? {
+            r.written += 1;
+        }
+        r.outputs.insert(name.clone(), sha1_hex(bytes));
+    }
+    r.times.write_us = t.elapsed().as_micros() as u64;
+    r.times.total_us = r.times.decode_us + r.times.translate_us + r.times.emit_us + r.times.write_us;
+    match d.error {
+        Some(e) => {
+            r.status = Status::Failed;
+            r.error = Some(e);
+            // A failed shader is not cached: its partial outputs are not a translation.
+            r.outputs.clear();
+        }
+        None => r.status = Status::Ok,
+    }
+    Ok(r)
+}

@@ -1,0 +1,224 @@
+//! `report.json`: per shader its key, SHA-1, sources, stage, status, error, sizes and phase
+//! times; the files that could not be read; totals and the slowest ten (docs/batch.md).
+
+use crate::collect::{Collection, FileError, Shader, Source};
+use crate::{stage_name, Options, INTERFACE_SEAM};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// What the outputs depend on besides the shader: a previous report with another config is
+/// not trusted for caching.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Config {
+    /// shaderport's version.
+    pub version: String,
+    /// Targets by name.
+    pub targets: Vec<String>,
+    /// Precision by name.
+    pub precision: String,
+    /// Listings written.
+    pub disasm: bool,
+    /// Embedded GFDs scanned for.
+    pub scan: bool,
+}
+
+impl Config {
+    /// The config of `opts`.
+    pub fn of(opts: &Options) -> Config {
+        Config {
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            targets: opts.targets.iter().map(|t| t.name().to_string()).collect(),
+            precision: format!("{:?}", opts.precision).to_lowercase(),
+            disasm: opts.disasm,
+            scan: opts.scan,
+        }
+    }
+}
+
+/// A shader's outcome.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Translated this run.
+    Ok,
+    /// The previous run's outputs are on disk unchanged: not translated again.
+    Cached,
+    /// Not translated: see `error`.
+    Failed,
+}
+
+/// Microseconds spent in each phase of one shader (0 for phases not reached or cached).
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Times {
+    /// Microcode decode.
+    pub decode_us: u64,
+    /// Translation to a validated naga module.
+    pub translate_us: u64,
+    /// Back ends (SPIR-V and the other targets).
+    pub emit_us: u64,
+    /// Comparing with and writing the files.
+    pub write_us: u64,
+    /// The sum.
+    pub total_us: u64,
+}
+
+/// One unique shader's entry.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ShaderReport {
+    /// Runtime key.
+    pub key: String,
+    /// SHA-1 of the first GFD it was found in (every source has its own).
+    pub sha1: String,
+    /// `vert`, `frag` or `geom`.
+    pub stage: String,
+    /// Outcome.
+    pub status: Status,
+    /// Why it failed.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub error: Option<String>,
+    /// Sizes in bytes by what (`program`, each target), and `instructions`.
+    pub sizes: BTreeMap<String, usize>,
+    /// Phase times.
+    pub times: Times,
+    /// Files written for it, each with the SHA-1 of its bytes.
+    pub outputs: BTreeMap<String, String>,
+    /// Of those, how many this run wrote (the others were on disk already).
+    pub written: usize,
+    /// Every file and container entry it came from.
+    pub sources: Vec<Source>,
+}
+
+impl ShaderReport {
+    pub(crate) fn new(s: &Shader) -> ShaderReport {
+        ShaderReport {
+            key: s.key.clone(),
+            sha1: s.sources.first().map(|x| x.sha1.clone()).unwrap_or_default(),
+            stage: stage_name(s.stage).to_string(),
+            status: Status::Failed,
+            error: None,
+            sizes: BTreeMap::new(),
+            times: Times::default(),
+            outputs: BTreeMap::new(),
+            written: 0,
+            sources: s.sources.clone(),
+        }
+    }
+}
+
+/// A slow shader.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Slow {
+    /// Key.
+    pub key: String,
+    /// Stage.
+    pub stage: String,
+    /// Its total microseconds.
+    pub total_us: u64,
+}
+
+/// Totals of a run.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Totals {
+    /// Unique shaders.
+    pub shaders: usize,
+    /// Translated this run.
+    pub ok: usize,
+    /// Unchanged since the previous run.
+    pub cached: usize,
+    /// Failed.
+    pub failed: usize,
+    /// Files that could not be read (or entries of them).
+    pub file_errors: usize,
+    /// Output files written this run (report.json aside).
+    pub files_written: usize,
+    /// Unique shaders by stage name.
+    pub by_stage: BTreeMap<String, usize>,
+    /// Summed phase times of every shader.
+    pub phases: Times,
+    /// Reading and deduplicating the dump, microseconds.
+    pub collect_us: u64,
+    /// The whole run, microseconds.
+    pub wall_us: u64,
+}
+
+/// The whole report.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Report {
+    /// Options the outputs depend on.
+    pub config: Config,
+    /// The entry point the translations carry (the compute form today).
+    pub form: String,
+    /// The shader interface (`.meta`, `varyings.txt`).
+    pub interface: String,
+    /// Regular files read.
+    pub files_scanned: usize,
+    /// Files holding shaders.
+    pub containers: usize,
+    /// GFDs read, duplicates included.
+    pub entries: usize,
+    /// Unique GFDs by SHA-1.
+    pub unique_gfds: usize,
+    /// Unique shaders by key.
+    pub unique_keys: usize,
+    /// Files and entries that could not be read.
+    pub file_errors: Vec<FileError>,
+    /// Totals.
+    pub totals: Totals,
+    /// The ten slowest shaders of this run.
+    pub slowest: Vec<Slow>,
+    /// Every unique shader, by key.
+    pub shaders: Vec<ShaderReport>,
+}
+
+impl Report {
+    pub(crate) fn new(
+        config: Config,
+        c: &Collection,
+        shaders: Vec<ShaderReport>,
+        collect_us: u64,
+        wall_us: u64,
+    ) -> Report {
+        let mut t =
+            Totals { shaders: shaders.len(), file_errors: c.errors.len(), collect_us, wall_us, ..Totals::default() };
+        for s in &shaders {
+            match s.status {
+                Status::Ok => t.ok += 1,
+                Status::Cached => t.cached += 1,
+                Status::Failed => t.failed += 1,
+            }
+            *t.by_stage.entry(s.stage.clone()).or_default() += 1;
+            t.files_written += s.written;
+            t.phases.decode_us += s.times.decode_us;
+            t.phases.translate_us += s.times.translate_us;
+            t.phases.emit_us += s.times.emit_us;
+            t.phases.write_us += s.times.write_us;
+            t.phases.total_us += s.times.total_us;
+        }
+        let mut slow: Vec<Slow> = shaders
+            .iter()
+            .filter(|s| s.times.total_us > 0)
+            .map(|s| Slow { key: s.key.clone(), stage: s.stage.clone(), total_us: s.times.total_us })
+            .collect();
+        slow.sort_by(|a, b| b.total_us.cmp(&a.total_us).then_with(|| a.key.cmp(&b.key)));
+        slow.truncate(10);
+        Report {
+            config,
+            form: "compute (the translation's entry point; see docs/latte-translate.md)".into(),
+            interface: INTERFACE_SEAM.into(),
+            files_scanned: c.files_scanned,
+            containers: c.containers,
+            entries: c.entries,
+            unique_gfds: c.unique_gfds,
+            unique_keys: c.shaders.len(),
+            file_errors: c.errors.clone(),
+            totals: t,
+            slowest: slow,
+            shaders,
+        }
+    }
+
+    /// Whether anything failed (a file, an entry or a shader): the run's exit status.
+    pub fn failed(&self) -> bool {
+        self.totals.failed > 0 || !self.file_errors.is_empty()
+    }
+}

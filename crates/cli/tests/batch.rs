@@ -1,0 +1,186 @@
+//! `shaderport batch` over synthetic dumps (`latte::dump`): keys and dedup counts as built,
+//! every SPIR-V file accepted by spirv-val, report.json complete, a corrupted file reported
+//! while the rest is translated, a second run writing nothing, and agreement with
+//! `shaderport latte inventory`.
+
+use latte::dump::{generate, DumpConfig};
+use latte::gfd::Stage;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn shaderport(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_shaderport")).args(args).output().expect("run shaderport")
+}
+
+fn report(out: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(out.join("report.json")).expect("report.json")).expect("report.json is JSON")
+}
+
+fn stage_name(s: Stage) -> &'static str {
+    match s {
+        Stage::Vertex => "vert",
+        Stage::Pixel => "frag",
+        Stage::Geometry => "geom",
+    }
+}
+
+fn mtimes(dir: &Path) -> BTreeMap<PathBuf, std::time::SystemTime> {
+    std::fs::read_dir(dir)
+        .expect("output folder")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| !p.ends_with("report.json"))
+        .map(|p| {
+            let t = std::fs::metadata(&p).and_then(|m| m.modified()).expect("mtime");
+            (p, t)
+        })
+        .collect()
+}
+
+#[test]
+fn batch_translates_the_game_sized_dump_and_a_rerun_writes_nothing() {
+    let root = testkit::temp_dir("batch-game");
+    let (dir, out) = (root.join("dump"), root.join("out"));
+    let _ = std::fs::remove_dir_all(&out);
+    let dump = generate(&DumpConfig::game(1));
+    dump.write_to(&dir).expect("write the dump");
+    let exp = &dump.expected;
+    assert_eq!((exp.files, exp.entries, exp.gfds.len(), exp.keys.len()), (971, 2014, 662, 668));
+
+    let args = ["batch", dir.to_str().unwrap(), "--out", out.to_str().unwrap(), "--jobs", "2"];
+    let first = shaderport(&args);
+    let err = String::from_utf8_lossy(&first.stderr);
+    // Geometry programs are not translated yet: exactly those 7 fail, and say so.
+    assert_eq!(first.status.code(), Some(1), "{err}");
+    assert_eq!(err.matches("geometry programs are not translated yet").count(), 7, "{err}");
+    let r = report(&out);
+    assert_eq!(r["containers"], exp.files);
+    assert_eq!(r["entries"], exp.entries);
+    assert_eq!(r["unique_gfds"], exp.gfds.len());
+    assert_eq!(r["unique_keys"], exp.keys.len());
+    assert_eq!(r["file_errors"].as_array().unwrap().len(), 0);
+    let shaders = r["shaders"].as_array().unwrap();
+    let keys: BTreeMap<String, String> = shaders
+        .iter()
+        .map(|s| (s["key"].as_str().unwrap().to_string(), s["stage"].as_str().unwrap().to_string()))
+        .collect();
+    let want: BTreeMap<String, String> =
+        exp.keys.iter().map(|(k, s)| (k.clone(), stage_name(*s).to_string())).collect();
+    assert_eq!(keys, want);
+    let sources = |stage: &str| -> usize {
+        shaders.iter().filter(|s| s["stage"] == stage).map(|s| s["sources"].as_array().unwrap().len()).sum()
+    };
+    // Every pixel entry (967 loose, uber and null, 967 in the package), each LFX entry once
+    // for its vertex shader and once more for a geometry pair's geometry shader.
+    assert_eq!((sources("frag"), sources("vert"), sources("geom")), (1936, 78, 7));
+    for s in shaders {
+        assert_eq!(s["sha1"].as_str().unwrap().len(), 40, "{s}");
+        for field in ["times", "sizes", "sources", "outputs", "status"] {
+            assert!(!s[field].is_null(), "{field} missing: {s}");
+        }
+        let ok = s["stage"] != "geom";
+        assert_eq!(s["status"], if ok { "ok" } else { "failed" }, "{s}");
+        if ok {
+            assert!(s["sizes"]["spirv"].as_u64().unwrap() > 0, "{s}");
+        } else {
+            assert!(s["error"].as_str().unwrap().contains("geometry"), "{s}");
+        }
+    }
+    let t = &r["totals"];
+    assert_eq!((t["shaders"].as_u64(), t["ok"].as_u64(), t["failed"].as_u64()), (Some(668), Some(661), Some(7)));
+    assert_eq!(t["files_written"], 661);
+    let slow: Vec<u64> = r["slowest"].as_array().unwrap().iter().map(|s| s["total_us"].as_u64().unwrap()).collect();
+    assert_eq!(slow.len(), 10);
+    assert!(slow.windows(2).all(|w| w[0] >= w[1]), "{slow:?}");
+
+    let spv = testkit::files(&out, "spv");
+    assert_eq!(spv.len(), 661);
+    let rejected: Vec<String> = testkit::par_map(&spv, |f| testkit::spirv_val(f)).into_iter().flatten().collect();
+    assert!(rejected.is_empty(), "{} rejected, first: {}", rejected.len(), rejected[0]);
+
+    // The second run over the unchanged dump writes nothing and translates nothing.
+    let before = mtimes(&out);
+    let second = shaderport(&args);
+    assert_eq!(second.status.code(), Some(1));
+    assert_eq!(mtimes(&out), before);
+    let r2 = report(&out);
+    assert_eq!(r2["totals"]["files_written"], 0);
+    assert_eq!(r2["totals"]["cached"], 661);
+    assert_eq!(r2["totals"]["phases"]["translate_us"], 0);
+    assert!(
+        r2["totals"]["wall_us"].as_u64().unwrap() < r["totals"]["wall_us"].as_u64().unwrap(),
+        "second run {} us, first {} us",
+        r2["totals"]["wall_us"],
+        r["totals"]["wall_us"]
+    );
+
+    // `latte inventory` finds the same unique GFDs and keys.
+    let inv = shaderport(&["latte", "inventory", dir.to_str().unwrap()]);
+    assert!(inv.status.success());
+    let inv: Value = serde_json::from_slice(&inv.stdout).expect("inventory JSON");
+    assert_eq!(inv["gfds"].as_array().unwrap().len(), exp.gfds.len());
+    let inv_keys: BTreeMap<String, String> = inv["keys"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, s)| {
+            let s = match s.as_str().unwrap() {
+                "vertex" => "vert",
+                "pixel" => "frag",
+                _ => "geom",
+            };
+            (k.clone(), s.to_string())
+        })
+        .collect();
+    assert_eq!(inv_keys, keys);
+    let _ = std::fs::remove_dir_all(root);
+}
+
+#[test]
+fn batch_reports_a_corrupted_file_and_translates_the_rest_to_every_target() {
+    let root = testkit::temp_dir("batch-corrupt");
+    let (dir, out) = (root.join("dump"), root.join("out"));
+    let _ = std::fs::remove_dir_all(&out);
+    let cfg = DumpConfig {
+        seed: 5,
+        es_files: 30,
+        es_unique: 10,
+        spkg_differing: 1,
+        vertex: 4,
+        geometry_pairs: 0,
+        fetches: false,
+    };
+    let dump = generate(&cfg);
+    dump.write_to(&dir).expect("write the dump");
+    // Every loose .es GFD is also in the package, so cutting one file short loses no key.
+    let (victim, bytes) = &dump.files[3];
+    std::fs::write(dir.join(victim), &bytes[..bytes.len() / 2]).unwrap();
+    let o = shaderport(&[
+        "batch",
+        dir.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--to",
+        "spirv,glsl,msl,hlsl,wgsl",
+        "--disasm",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let r = report(&out);
+    let fe = r["file_errors"].as_array().unwrap();
+    assert_eq!(fe.len(), 1, "{fe:?}");
+    assert!(fe[0]["file"].as_str().unwrap().ends_with(victim.to_str().unwrap()), "{fe:?}");
+    assert!(fe[0]["error"].as_str().unwrap().contains("0x"), "the error names a byte offset: {fe:?}");
+    assert!(err.contains(victim.to_str().unwrap()), "{err}");
+    let n = dump.expected.keys.len();
+    assert_eq!(r["totals"]["ok"].as_u64(), Some(n as u64));
+    assert_eq!(r["totals"]["failed"], 0);
+    for ext in ["spv", "comp", "metal", "hlsl", "wgsl", "txt"] {
+        assert_eq!(testkit::files(&out, ext).len(), n, "{ext}");
+    }
+    for f in testkit::files(&out, "comp") {
+        assert_eq!(testkit::glslang(std::slice::from_ref(&f)), None, "{}", f.display());
+    }
+    let _ = std::fs::remove_dir_all(root);
+}
