@@ -1,6 +1,6 @@
 //! A whole shader dump to keyed translations, listings and a report (docs/batch.md).
 //!
-//! [`run`] reads every container of a directory tree once ([`collect`]), deduplicates by GFD
+//! [`run`] reads every container of a directory tree once ([`collect()`]), deduplicates by GFD
 //! SHA-1 and by runtime key, translates each unique shader in parallel on a rayon pool, writes
 //! `<key>.<stage>.<ext>` files that changed and returns the [`Report`] (also written as
 //! `report.json`). One bad file or shader never stops the run: it is reported.

@@ -4,7 +4,7 @@
 //! A decoded [`Program`] (from a .gsh through `latte::gfd`, an MT container entry or raw
 //! words) runs in one function over the invocation's GPRs, kept as `vec4<u32>` bit patterns and
 //! bitcast at each use, with the lane state and stack of `latte::interp` for one invocation:
-//! - [`ops`]: the arithmetic of each ALU opcode; `alu`: ALU clauses (the group rule, PV/PS,
+//! - `ops`: the arithmetic of each ALU opcode; `alu`: ALU clauses (the group rule, PV/PS,
 //!   AR, predication); `flow`: control flow, straight code or a dispatch loop;
 //! - `io`: the entry points. Today the compute form ([`COMPUTE_ENTRY`]): each invocation reads
 //!   its initial GPRs from a storage buffer and writes its final GPRs, exports and memory
