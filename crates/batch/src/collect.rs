@@ -1,7 +1,7 @@
 //! Reading a dump: every container file once, each GFD deduplicated by SHA-1 and each shader
 //! by runtime key (`latte::key`), with every place it came from.
 
-use latte::gfd::{GfdFile, Stage};
+use latte::gfd::{GfdFile, ShaderHeader, Stage};
 use latte::key::{sha1_hex, shader_key};
 use latte::mt::{self, ContainerKind};
 use serde::{Deserialize, Serialize};
@@ -45,6 +45,9 @@ pub struct Shader {
     pub key: String,
     /// Stage.
     pub stage: Stage,
+    /// The GX2 header of its first source (GFDs of one key can differ outside the register
+    /// block and program: the first one found gives the interface).
+    pub header: ShaderHeader,
     /// Program bytes (little-endian words).
     pub program: Vec<u8>,
     /// Absolute offset of the program in its first file (for error offsets).
@@ -163,6 +166,7 @@ pub fn collect(root: &Path, scan: bool) -> std::io::Result<Collection> {
                     .or_insert_with(|| Shader {
                         key,
                         stage: s.header.stage,
+                        header: s.header.clone(),
                         program,
                         program_offset: s.program_offset,
                         sources: vec![],

@@ -2,7 +2,8 @@
 //!
 //! [`run`] reads every container of a directory tree once ([`collect()`]), deduplicates by GFD
 //! SHA-1 and by runtime key, translates each unique shader in parallel on a rayon pool, writes
-//! `<key>.<stage>.<ext>` files that changed and returns the [`Report`] (also written as
+//! `<key>.<stage>.<ext>` files that changed (with each shader's interface, `<key>.<stage>.meta`,
+//! and the game-wide `varyings.txt`) and returns the [`Report`] (also written as
 //! `report.json`). One bad file or shader never stops the run: it is reported.
 //!
 //! An unchanged dump costs little the second time: a shader whose key, options and output
@@ -15,7 +16,7 @@ pub mod collect;
 mod report;
 
 pub use collect::{collect, Collection, FileError, Shader, Source};
-pub use report::{Config, Report, ShaderReport, Slow, Status, Times, Totals};
+pub use report::{Config, Report, ShaderReport, Slow, Status, Times, Totals, VaryingsReport};
 
 use latte::gfd::Stage;
 use latte::key::sha1_hex;
@@ -23,6 +24,7 @@ use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use translate::latte::{Interface, Varyings};
 use translate::{Precision, Target};
 
 /// What a run writes besides `report.json`.
@@ -85,11 +87,25 @@ pub fn stage_name(stage: Stage) -> &'static str {
     }
 }
 
-/// The shader interface (uniform blocks, samplers, attribute semantics, varyings) that
-/// `<key>.<stage>.meta` and the game-wide `varyings.txt` are written from. The Latte translator
-/// does not report one yet, so neither file is written; this is where they plug in.
-pub const INTERFACE_SEAM: &str =
-    "not available: the Latte translation reports no shader interface yet; <key>.<stage>.meta and varyings.txt are not written";
+/// Where the shader interfaces are (the report's `interface`): each shader's
+/// `<key>.<stage>.meta` (`translate::latte::Interface` as JSON, docs/latte-translate.md
+/// "Interface files") and the game-wide varying map [`VARYINGS_FILE`].
+pub const INTERFACE: &str = "<key>.<stage>.meta per shader (translate::latte::Interface as JSON, also for shaders that fail to translate), varyings.txt for the whole dump (docs/latte-translate.md \"Interface files\")";
+
+/// The game-wide varying map's file in the output folder (`translate::latte::Varyings::to_text`).
+pub const VARYINGS_FILE: &str = "varyings.txt";
+
+/// The game-wide varying map: every semantic of every shader's header (headers with bad
+/// semantic tables add nothing; their shaders fail with the same error when their interface is
+/// built).
+pub fn varyings(c: &Collection) -> Varyings {
+    let mut sems = Vec::new();
+    for s in c.shaders.values() {
+        let file = s.sources.first().map(|x| x.file.as_str()).unwrap_or_default();
+        sems.extend(translate::latte::header_semantics(file, &s.header).unwrap_or_default());
+    }
+    Varyings::from_semantics(sems)
+}
 
 /// The file extension of a target's output. GLSL takes glslang's stage extension of the entry
 /// point written (today the compute form: `comp`), so `glslangValidator -V` reads the file as is.
@@ -112,8 +128,9 @@ struct Done {
     sizes: BTreeMap<String, usize>,
 }
 
-/// Translates one shader into its output files.
-fn translate_one(s: &Shader, opts: &Options) -> Done {
+/// Translates one shader into its output files: first its `.meta` (the header's interface,
+/// written even when the translation fails, like the listing), then the targets.
+fn translate_one(s: &Shader, opts: &Options, varyings: &Varyings) -> Done {
     let stage = stage_name(s.stage);
     let mut times = Times::default();
     let mut sizes = BTreeMap::from([("program".to_string(), s.program.len())]);
@@ -126,6 +143,11 @@ fn translate_one(s: &Shader, opts: &Options) -> Done {
         sizes,
     };
     let t0 = Instant::now();
+    let file = s.sources.first().map(|x| x.file.as_str()).unwrap_or_default();
+    match Interface::from_header(file, &s.key, &s.header, varyings) {
+        Ok(i) => outputs.push((format!("{}.{stage}.meta", s.key), i.to_json().into_bytes())),
+        Err(e) => return fail(format!("interface: {e}"), times, sizes, outputs),
+    }
     let prog = match latte::isa::Program::decode_bytes(&s.program, s.program_offset) {
         Ok(p) => p,
         Err(e) => return fail(format!("decode: {e}"), times, sizes, outputs),
@@ -199,16 +221,20 @@ pub fn run(
 ) -> Result<Report, Error> {
     let start = Instant::now();
     std::fs::create_dir_all(out).map_err(|source| Error::Write { path: out.to_path_buf(), source })?;
-    let config = Config::of(opts);
+    let t_collect = Instant::now();
+    let c = collect(dir, opts.scan).map_err(|source| Error::Dump { path: dir.to_path_buf(), source })?;
+    let map = varyings(&c);
+    let varyings_text = map.to_text();
+    let collect_us = t_collect.elapsed().as_micros() as u64;
+    // The map is part of the config: when it changes, every .meta may change, so nothing of
+    // the previous run is trusted (unchanged files are still not rewritten).
+    let config = Config::of(opts, &sha1_hex(varyings_text.as_bytes()));
     let previous: BTreeMap<String, ShaderReport> = std::fs::read(out.join("report.json"))
         .ok()
         .and_then(|b| serde_json::from_slice::<Report>(&b).ok())
         .filter(|r| r.config == config)
         .map(|r| r.shaders.into_iter().map(|s| (s.key.clone(), s)).collect())
         .unwrap_or_default();
-    let t_collect = Instant::now();
-    let c = collect(dir, opts.scan).map_err(|source| Error::Dump { path: dir.to_path_buf(), source })?;
-    let collect_us = t_collect.elapsed().as_micros() as u64;
     let shaders: Vec<&Shader> = c.shaders.values().collect();
     let total = shaders.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
@@ -216,7 +242,7 @@ pub fn run(
         shaders
             .par_iter()
             .map(|s| {
-                let r = shader_report(s, opts, out, previous.get(&s.key));
+                let r = shader_report(s, opts, &map, out, previous.get(&s.key));
                 let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                 progress(n, total, &s.key);
                 r
@@ -228,14 +254,25 @@ pub fn run(
         None => work(),
     };
     let shaders = results.into_iter().collect::<Result<Vec<_>, _>>()?;
-    let report = Report::new(config, &c, shaders, collect_us, start.elapsed().as_micros() as u64);
+    let vr = VaryingsReport {
+        file: VARYINGS_FILE.to_string(),
+        semantics: map.len(),
+        written: write_if_changed(&out.join(VARYINGS_FILE), varyings_text.as_bytes())?,
+    };
+    let report = Report::new(config, &c, shaders, vr, collect_us, start.elapsed().as_micros() as u64);
     let json = serde_json::to_vec_pretty(&report).expect("the report serialises");
     let path = out.join("report.json");
     std::fs::write(&path, json).map_err(|source| Error::Write { path, source })?;
     Ok(report)
 }
 
-fn shader_report(s: &Shader, opts: &Options, out: &Path, prev: Option<&ShaderReport>) -> Result<ShaderReport, Error> {
+fn shader_report(
+    s: &Shader,
+    opts: &Options,
+    varyings: &Varyings,
+    out: &Path,
+    prev: Option<&ShaderReport>,
+) -> Result<ShaderReport, Error> {
     let mut r = ShaderReport::new(s);
     if let Some(p) = prev.filter(|p| p.stage == r.stage && still_on_disk(p, out)) {
         r.status = Status::Cached;
@@ -243,7 +280,7 @@ fn shader_report(s: &Shader, opts: &Options, out: &Path, prev: Option<&ShaderRep
         r.outputs = p.outputs.clone();
         return Ok(r);
     }
-    let d = translate_one(s, opts);
+    let d = translate_one(s, opts, varyings);
     debug_assert_eq!(d.key, s.key);
     r.times = d.times;
     r.sizes = d.sizes;

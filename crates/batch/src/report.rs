@@ -2,7 +2,7 @@
 //! times; the files that could not be read; totals and the slowest ten (docs/batch.md).
 
 use crate::collect::{Collection, FileError, Shader, Source};
-use crate::{stage_name, Options, INTERFACE_SEAM};
+use crate::{stage_name, Options, INTERFACE};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -20,17 +20,20 @@ pub struct Config {
     pub disasm: bool,
     /// Embedded GFDs scanned for.
     pub scan: bool,
+    /// SHA-1 of the game-wide `varyings.txt`: every `.meta` depends on it.
+    pub varyings: String,
 }
 
 impl Config {
-    /// The config of `opts`.
-    pub fn of(opts: &Options) -> Config {
+    /// The config of `opts` with the varying map whose `varyings.txt` has SHA-1 `varyings`.
+    pub fn of(opts: &Options, varyings: &str) -> Config {
         Config {
             version: env!("CARGO_PKG_VERSION").to_string(),
             targets: opts.targets.iter().map(|t| t.name().to_string()).collect(),
             precision: format!("{:?}", opts.precision).to_lowercase(),
             disasm: opts.disasm,
             scan: opts.scan,
+            varyings: varyings.to_string(),
         }
     }
 }
@@ -129,7 +132,7 @@ pub struct Totals {
     pub failed: usize,
     /// Files that could not be read (or entries of them).
     pub file_errors: usize,
-    /// Output files written this run (report.json aside).
+    /// Output files written this run (report.json aside; varyings.txt included).
     pub files_written: usize,
     /// Unique shaders by stage name.
     pub by_stage: BTreeMap<String, usize>,
@@ -141,6 +144,17 @@ pub struct Totals {
     pub wall_us: u64,
 }
 
+/// The game-wide varying map of a run.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct VaryingsReport {
+    /// The file in the output folder (`varyings.txt`).
+    pub file: String,
+    /// Semantics (= locations) in it.
+    pub semantics: usize,
+    /// Whether this run wrote it (false: on disk unchanged).
+    pub written: bool,
+}
+
 /// The whole report.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Report {
@@ -148,8 +162,10 @@ pub struct Report {
     pub config: Config,
     /// The entry point the translations carry (the compute form today).
     pub form: String,
-    /// The shader interface (`.meta`, `varyings.txt`).
+    /// Where the shader interfaces are: `<key>.<stage>.meta` per shader, `varyings.txt`.
     pub interface: String,
+    /// The game-wide varying map.
+    pub varyings: VaryingsReport,
     /// Regular files read.
     pub files_scanned: usize,
     /// Files holding shaders.
@@ -175,6 +191,7 @@ impl Report {
         config: Config,
         c: &Collection,
         shaders: Vec<ShaderReport>,
+        varyings: VaryingsReport,
         collect_us: u64,
         wall_us: u64,
     ) -> Report {
@@ -194,6 +211,7 @@ impl Report {
             t.phases.write_us += s.times.write_us;
             t.phases.total_us += s.times.total_us;
         }
+        t.files_written += varyings.written as usize;
         let mut slow: Vec<Slow> = shaders
             .iter()
             .filter(|s| s.times.total_us > 0)
@@ -204,7 +222,8 @@ impl Report {
         Report {
             config,
             form: "compute (the translation's entry point; see docs/latte-translate.md)".into(),
-            interface: INTERFACE_SEAM.into(),
+            interface: INTERFACE.into(),
+            varyings,
             files_scanned: c.files_scanned,
             containers: c.containers,
             entries: c.entries,

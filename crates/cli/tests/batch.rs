@@ -38,6 +38,52 @@ fn mtimes(dir: &Path) -> BTreeMap<PathBuf, std::time::SystemTime> {
         .collect()
 }
 
+/// Every shader of `keys` has a `.meta` that reads back as its interface, and `varyings.txt`
+/// holds dense locations (0, 1, ...) of exactly the semantics the `.meta` files use, with the
+/// location each of them gives.
+fn check_interfaces(out: &Path, r: &Value, keys: &BTreeMap<String, String>) {
+    use translate::latte::interface::InterfaceStage;
+    use translate::latte::{Interface, Varyings};
+    assert!(r["interface"].as_str().unwrap().contains("<key>.<stage>.meta"), "{}", r["interface"]);
+    assert_eq!(r["varyings"]["file"], "varyings.txt");
+    let map = Varyings::parse(&std::fs::read_to_string(out.join("varyings.txt")).expect("varyings.txt")).unwrap();
+    assert_eq!(r["varyings"]["semantics"], map.len());
+    assert!(map.len() > 1, "the dump's headers carry semantics");
+    let locations: Vec<u32> = map.iter().map(|(_, l)| l).collect();
+    assert_eq!(locations, (0..map.len() as u32).collect::<Vec<_>>());
+    let metas = testkit::files(out, "meta");
+    assert_eq!(metas.len(), keys.len());
+    let mut used = std::collections::BTreeSet::new();
+    let (mut vs_links, mut ps_links) = (0, 0);
+    for f in &metas {
+        let i = Interface::from_json(&std::fs::read_to_string(f).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let stage = match i.stage {
+            InterfaceStage::Vertex => "vert",
+            InterfaceStage::Pixel => "frag",
+            InterfaceStage::Geometry => "geom",
+        };
+        assert_eq!(f.file_name().unwrap().to_str().unwrap(), format!("{}.{stage}.meta", i.key));
+        assert_eq!(keys.get(&i.key).map(String::as_str), Some(stage), "{}", f.display());
+        assert!(!i.varyings.is_empty(), "{}", f.display());
+        for v in &i.varyings {
+            assert_eq!(map.location(v.semantic as u8), Some(v.location), "{}", f.display());
+            used.insert(v.semantic as u8);
+        }
+        match i.stage {
+            InterfaceStage::Pixel => ps_links += i.varyings.len(),
+            _ => {
+                vs_links += i.varyings.len();
+                if i.stage == InterfaceStage::Vertex {
+                    assert!(!i.attributes.is_empty(), "{}", f.display());
+                }
+            }
+        }
+    }
+    assert!(vs_links > 0 && ps_links > 0);
+    assert_eq!(used, map.iter().map(|(s, _)| s).collect(), "varyings.txt lists exactly the semantics used");
+}
+
 #[test]
 fn batch_translates_the_game_sized_dump_and_a_rerun_writes_nothing() {
     let root = testkit::temp_dir("batch-game");
@@ -89,7 +135,10 @@ fn batch_translates_the_game_sized_dump_and_a_rerun_writes_nothing() {
     }
     let t = &r["totals"];
     assert_eq!((t["shaders"].as_u64(), t["ok"].as_u64(), t["failed"].as_u64()), (Some(668), Some(661), Some(7)));
-    assert_eq!(t["files_written"], 661);
+    // A SPIR-V file and a .meta per translated shader, a .meta per geometry shader (the
+    // interface comes from the header, translated or not) and varyings.txt.
+    assert_eq!(t["files_written"], 661 * 2 + 7 + 1);
+    check_interfaces(&out, &r, &want);
     let slow: Vec<u64> = r["slowest"].as_array().unwrap().iter().map(|s| s["total_us"].as_u64().unwrap()).collect();
     assert_eq!(slow.len(), 10);
     assert!(slow.windows(2).all(|w| w[0] >= w[1]), "{slow:?}");
@@ -176,8 +225,9 @@ fn batch_reports_a_corrupted_file_and_translates_the_rest_to_every_target() {
     let n = dump.expected.keys.len();
     assert_eq!(r["totals"]["ok"].as_u64(), Some(n as u64));
     assert_eq!(r["totals"]["failed"], 0);
-    for ext in ["spv", "comp", "metal", "hlsl", "wgsl", "txt"] {
-        assert_eq!(testkit::files(&out, ext).len(), n, "{ext}");
+    for ext in ["spv", "comp", "metal", "hlsl", "wgsl", "txt", "meta"] {
+        let listed = testkit::files(&out, ext).into_iter().filter(|f| !f.ends_with("varyings.txt")).count();
+        assert_eq!(listed, n, "{ext}");
     }
     for f in testkit::files(&out, "comp") {
         assert_eq!(testkit::glslang(std::slice::from_ref(&f)), None, "{}", f.display());

@@ -135,27 +135,66 @@ struct Builder {
     expected: Expected,
 }
 
-/// Header registers with the latte-assembler's defaults (asm::header) and 16 GPRs.
-fn header(stage: Stage, mode: u32, program_len: usize) -> ShaderHeader {
+/// The varying semantics and the attribute count of a shader, from its program's bytes: one to
+/// four semantics of a pool of 13 (0x80-0x8C, CafeGLSL-style ids), so that the game-wide
+/// varying map has VS outputs and PS inputs to link; one to three attributes.
+fn semantics(program: &[u8]) -> (Vec<u8>, u32) {
+    let h = crate::key::fnv1a64(&[program]);
+    let mut sems = Vec::new();
+    for i in 0..1 + (h % 4) as usize {
+        let s = 0x80 + ((h >> (8 + 8 * i)) % 13) as u8;
+        if !sems.contains(&s) {
+            sems.push(s);
+        }
+    }
+    (sems, 1 + ((h >> 48) % 3) as u32)
+}
+
+/// Header registers with the latte-assembler's defaults (asm::header) and 16 GPRs, and the
+/// semantic tables of [`semantics`]: VS PARAM i (and the GS's copy-program PARAM i) and PS
+/// input R i carry semantic i of the list (SPI_VS_OUT_ID, SPI_PS_INPUT_CNTL with DEFAULT_VAL
+/// 1); VS attribute k is semantic k in R(k+1) (SQ_VTX_SEMANTIC).
+fn header(stage: Stage, mode: u32, program: &[u8]) -> ShaderHeader {
+    let program_len = program.len();
+    let (sems, attribs) = semantics(program);
+    let out_ids = |r: &mut [u32], num: usize| {
+        r[num] = sems.len().div_ceil(4) as u32;
+        for (i, &s) in sems.iter().enumerate() {
+            let w = &mut r[num + 1 + i / 4];
+            *w = (*w & !(0xFF << (8 * (i % 4)))) | (s as u32) << (8 * (i % 4));
+        }
+    };
     let mut r = vec![0u32; stage.reg_count()];
     match stage {
         Stage::Vertex => {
             r[0] = 16 | 1 << 8;
+            r[2] = (sems.len() as u32 - 1) << 1;
             r[4..14].iter_mut().for_each(|w| *w = u32::MAX);
-            r[15] = u32::MAX;
-            r[17..49].iter_mut().for_each(|w| *w = 0xFF);
+            out_ids(&mut r, 3);
+            r[15] = !((1u32 << attribs) - 1);
+            r[16] = attribs;
+            r[17..49].iter_mut().enumerate().for_each(|(k, w)| *w = if (k as u32) < attribs { k as u32 } else { 0xFF });
             r[50] = 14;
             r[51] = 16;
         }
         Stage::Pixel => {
             r[0] = 16;
             r[1] = 2;
-            r[2] = 1 << 26 | 1 << 28;
+            r[2] = 1 << 26 | 1 << 28 | sems.len() as u32;
+            r[4] = sems.len() as u32;
+            for (j, &s) in sems.iter().enumerate() {
+                r[5 + j] = s as u32 | 1 << 8;
+            }
             r[37] = 0xF;
             r[38] = 1;
             r[39] = 1 << 4;
         }
-        Stage::Geometry => r[0] = 16,
+        Stage::Geometry => {
+            r[0] = 16;
+            r[6] = (sems.len() as u32 - 1) << 1;
+            r[8..18].iter_mut().for_each(|w| *w = u32::MAX);
+            out_ids(&mut r, 7);
+        }
     }
     let mut h = ShaderHeader::new(stage, r);
     h.mode = mode;
@@ -207,7 +246,7 @@ impl Builder {
         let mut blocks = Vec::new();
         for (stage, mode, prog, copy) in shaders {
             let (hk, pk) = header_kind(*stage);
-            let h = header(*stage, *mode, prog.len());
+            let h = header(*stage, *mode, prog);
             self.expected.keys.insert(format!("{:016x}", shader_key(&h.regs, prog)), *stage);
             blocks.push(Block::new(hk, blocks.len() as u32, h.canonical_bytes(true)));
             blocks.push(Block::new(pk, blocks.len() as u32, prog.clone()));

@@ -8,17 +8,24 @@
 //!   AR, predication); `flow`: control flow, straight code or a dispatch loop;
 //! - `io`: the entry points. Today the compute form ([`COMPUTE_ENTRY`]): each invocation reads
 //!   its initial GPRs from a storage buffer and writes its final GPRs, exports and memory
-//!   writes back (the layout below), for the differential test against the interpreter.
+//!   writes back (the layout below), for the differential test against the interpreter;
+//! - [`interface`]: the shader interface of the port's ABI (`<key>.<stage>.meta`) and the
+//!   game-wide [`Varyings`] map (`varyings.txt`).
 //!
 //! Loop and boolean constants (SQ_LOOP_CONST, SQ_BOOL_CONST) are draw-time state that changes
 //! the code: they are part of [`Options`].
 
 mod alu;
 mod flow;
+pub mod interface;
 mod io;
 mod ops;
+mod varyings;
 
 use std::collections::BTreeMap;
+
+pub use interface::{gfd_interfaces, header_semantics, Interface, InterfaceError};
+pub use varyings::{Varyings, VaryingsError, MAX_VARYING_LOCATIONS};
 
 use ::latte::isa::program::ClauseBody;
 use ::latte::isa::{CfInst, FetchInst, Program};
