@@ -252,6 +252,46 @@ impl<'p> Interpreter<'p> {
         v
     }
 
+    /// An instruction that only computes ([`super::blocks::is_plain`]), in the lanes of `lanes`;
+    /// any other does nothing here.
+    #[inline(always)]
+    fn plain_lanes(&self, regs: &mut Lanewise, al: i32, lanes: Mask, op: &Op) {
+        match *op {
+            Op::Alu { op, dst, mask, s1, s2 } => self.alu_lanes(regs, al, lanes, op, dst, mask, &s1, &s2),
+            Op::Mad { dst, mask, s1, s2, s3 } => {
+                let v = per_component(mask, |c| {
+                    let a = self.lanes_of(regs, al, &s1, c);
+                    let b = self.lanes_of(regs, al, &s2, c);
+                    let d = self.lanes_of(regs, al, &s3, c);
+                    l::mad(&a, &b, &d)
+                });
+                write(regs, dst, mask, lanes, &v);
+            }
+            Op::Mova { mask, s1 } => {
+                // Both components are read before a0 changes (the source may be indexed by a0).
+                let a = [self.lanes_of(regs, al, &s1, 0), self.lanes_of(regs, al, &s1, 1)];
+                for (c, bit) in [(0, 8), (1, 4)] {
+                    if mask & bit != 0 {
+                        let a = a[c];
+                        for (i, slot) in regs.a0[c].iter_mut().enumerate() {
+                            if lanes & (1 << i) != 0 {
+                                *slot = f::to_address(a[i]);
+                            }
+                        }
+                    }
+                }
+            }
+            Op::Cmp { s1, s2, x, y } => {
+                for (c, op) in [(0, x), (1, y)] {
+                    let a = self.lanes_of(regs, al, &s1, c);
+                    let b = self.lanes_of(regs, al, &s2, c);
+                    regs.cmp[c] = (regs.cmp[c] & !lanes) | (compare(op, &a, &b) & lanes);
+                }
+            }
+            _ => {}
+        }
+    }
+
     fn execute_group(
         &self,
         regs: &mut Lanewise,
@@ -259,16 +299,31 @@ impl<'p> Interpreter<'p> {
         full: Mask,
         pending: &mut Pending,
     ) -> Result<(), RunError> {
-        let ops = &self.program().ops[..];
+        let program = self.program();
+        let ops = &program.ops[..];
         let limit = self.step_limit;
         // Writes of a group that holds every lane need no blending.
         let mut whole = g.mask == full;
         loop {
-            let pc = g.pc;
-            let Some(op) = ops.get(pc as usize) else {
+            let mut pc = g.pc;
+            let Some(mut op) = ops.get(pc as usize) else {
                 return Err(RunError::RanOffEnd { pc, len: ops.len() });
             };
-            if g.steps >= limit {
+            // The step budget once per block, as in the scalar executor (`Interpreter::execute`):
+            // a block that fits runs its plain instructions unchecked, one that does not goes one
+            // checked instruction at a time. A group only splits at a condition, which ends a
+            // block, so its lanes are the same throughout the unchecked part.
+            let run = program.blocks[pc as usize] as u64;
+            if limit - g.steps >= run {
+                let last = pc + run as u32 - 1;
+                let lanes = if whole { Mask::MAX } else { g.mask };
+                for op in &ops[pc as usize..last as usize] {
+                    self.plain_lanes(regs, g.al, lanes, op);
+                }
+                g.steps += run - 1;
+                pc = last;
+                op = &ops[pc as usize];
+            } else if g.steps >= limit {
                 return Err(RunError::StepLimit { pc, limit });
             }
             // A condition the lanes disagree on: the lanes where it is false go on as a group of
@@ -277,7 +332,7 @@ impl<'p> Interpreter<'p> {
                 Op::IfC { cond, .. } | Op::JmpC { cond, .. } | Op::CallC { cond, .. } | Op::BreakC { cond } => {
                     let m = cond_mask(cond, regs.cmp) & g.mask;
                     if m != 0 && m != g.mask {
-                        pending.push(Group { mask: g.mask & !m, ..*g });
+                        pending.push(Group { mask: g.mask & !m, pc, ..*g });
                         g.mask = m;
                         whole = false;
                     }
@@ -289,38 +344,9 @@ impl<'p> Interpreter<'p> {
             let mut jump = None;
             let lanes = if whole { Mask::MAX } else { g.mask };
             match *op {
-                Op::Alu { op, dst, mask, s1, s2 } => self.alu_lanes(regs, g.al, lanes, op, dst, mask, &s1, &s2),
-                Op::Mad { dst, mask, s1, s2, s3 } => {
-                    let v = per_component(mask, |c| {
-                        let a = self.lanes_of(regs, g.al, &s1, c);
-                        let b = self.lanes_of(regs, g.al, &s2, c);
-                        let d = self.lanes_of(regs, g.al, &s3, c);
-                        l::mad(&a, &b, &d)
-                    });
-                    write(regs, dst, mask, lanes, &v);
+                Op::Alu { .. } | Op::Mad { .. } | Op::Mova { .. } | Op::Cmp { .. } | Op::Nop => {
+                    self.plain_lanes(regs, g.al, lanes, op)
                 }
-                Op::Mova { mask, s1 } => {
-                    // Both components are read before a0 changes (the source may be indexed by a0).
-                    let a = [self.lanes_of(regs, g.al, &s1, 0), self.lanes_of(regs, g.al, &s1, 1)];
-                    for (c, bit) in [(0, 8), (1, 4)] {
-                        if mask & bit != 0 {
-                            let a = a[c];
-                            for (i, slot) in regs.a0[c].iter_mut().enumerate() {
-                                if lanes & (1 << i) != 0 {
-                                    *slot = f::to_address(a[i]);
-                                }
-                            }
-                        }
-                    }
-                }
-                Op::Cmp { s1, s2, x, y } => {
-                    for (c, op) in [(0, x), (1, y)] {
-                        let a = self.lanes_of(regs, g.al, &s1, c);
-                        let b = self.lanes_of(regs, g.al, &s2, c);
-                        regs.cmp[c] = (regs.cmp[c] & !lanes) | (compare(op, &a, &b) & lanes);
-                    }
-                }
-                Op::Nop => {}
                 Op::End => return Ok(()),
                 Op::Break => match break_loop(g) {
                     Some(target) => jump = Some(target),

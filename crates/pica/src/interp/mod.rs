@@ -12,6 +12,7 @@
 //! ```
 
 mod batch;
+mod blocks;
 mod exec;
 pub mod f24ops;
 mod flow;
