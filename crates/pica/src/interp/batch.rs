@@ -19,6 +19,7 @@ use super::f24ops as f;
 use super::flow::{CallEntry, IfEntry, LoopEntry, Stacks};
 use super::lanes::{self as l, Lanes, LANES};
 use super::program::{Invalid, Op, Src, OUTPUT_BASE};
+use super::reset::reset_for;
 use crate::isa::{AddrIndex, CmpOp, CondOp, Condition, Opcode};
 
 /// A lane mask: bit i is lane i.
@@ -153,6 +154,13 @@ impl<'p> Interpreter<'p> {
         }
         let mut regs = Lanewise { file: [[[0.0; LANES]; 4]; FILE], a0: [[0; LANES]; 2], cmp: [0; 2] };
         let usage = self.program().usage;
+        let reset = reset_for(self.program(), entry, self.step_limit);
+        // Both are empty again after every chunk (each group is popped, each error taken), so they
+        // are made once per call.
+        let mut lane_errors: [Option<RunError>; LANES] = Default::default();
+        let mut pending = Pending { items: [None; LANES], len: 0 };
+        // The outputs a program writes are copied out of the lanes, the others are zero.
+        let (written, unwritten): (Vec<usize>, Vec<usize>) = (0..16).partition(|r| usage.outputs & (1 << r) != 0);
         for (chunk, (ins, outs)) in inputs.chunks(LANES).zip(outputs.chunks_mut(LANES)).enumerate() {
             let n = ins.len();
             let full: Mask = (1 << n) - 1;
@@ -164,17 +172,17 @@ impl<'p> Interpreter<'p> {
                         }
                     }
                 }
-                if usage.temps & (1 << r) != 0 {
-                    regs.file[16 + r] = [[0.0; LANES]; 4];
-                }
-                if usage.outputs & (1 << r) != 0 {
-                    regs.file[OUT + r] = [[0.0; LANES]; 4];
+                for c in 0..4 {
+                    if reset.temps & (1 << (4 * r + c)) != 0 {
+                        regs.file[16 + r][c] = [0.0; LANES];
+                    }
+                    if reset.outputs & (1 << (4 * r + c)) != 0 {
+                        regs.file[OUT + r][c] = [0.0; LANES];
+                    }
                 }
             }
             regs.a0 = [[0; LANES]; 2];
             regs.cmp = [0; 2];
-            let mut lane_errors: [Option<RunError>; LANES] = Default::default();
-            let mut pending = Pending { items: [None; LANES], len: 0 };
             pending.push(Group { mask: full, pc: entry, stacks: Stacks::default(), al: 0, steps: 0 });
             while let Some(mut g) = pending.pop() {
                 let result = self.execute_group(&mut regs, &mut g, full, &mut pending);
@@ -188,13 +196,12 @@ impl<'p> Interpreter<'p> {
                 }
             }
             for (lane, out) in outs.iter_mut().enumerate().take(n) {
-                for (r, o) in out.iter_mut().enumerate() {
-                    *o = if usage.outputs & (1 << r) != 0 {
-                        let v = &regs.file[OUT + r];
-                        [v[0][lane], v[1][lane], v[2][lane], v[3][lane]]
-                    } else {
-                        [0.0; 4]
-                    };
+                for &r in &written {
+                    let v = &regs.file[OUT + r];
+                    out[r] = [v[0][lane], v[1][lane], v[2][lane], v[3][lane]];
+                }
+                for &r in &unwritten {
+                    out[r] = [0.0; 4];
                 }
                 if let Some(e) = lane_errors[lane].take() {
                     errors.push((chunk * LANES + lane, e));
@@ -421,7 +428,7 @@ impl<'p> Interpreter<'p> {
             write(regs, dst, mask, lanes, &v);
         }
         let args = (al, lanes, dst, mask, s1, s2);
-        let splat = |regs: &mut Lanewise, v: Lanes| write(regs, dst, mask, lanes, &[v; 4]);
+        let splat = |regs: &mut Lanewise, v: Lanes| write_splat(regs, dst, mask, lanes, &v);
         let scalar_x = |regs: &Lanewise, f: fn(f32) -> f32| -> Lanes {
             let mut a = self.lanes_of(regs, al, s1, 0);
             for x in a.iter_mut() {
@@ -442,12 +449,13 @@ impl<'p> Interpreter<'p> {
             Opcode::Slt => each(self, regs, args, l::slt),
             Opcode::Dp3 | Opcode::Dp4 | Opcode::Dph => {
                 if mask != 0 {
-                    let (a, b) = (self.lanes4(regs, al, s1), self.lanes4(regs, al, s2));
-                    let v = match op {
-                        Opcode::Dp3 => l::dp3(&a, &b),
-                        Opcode::Dp4 => l::dp4(&a, &b),
-                        _ => l::dph(&a, &b),
+                    // Component products straight from the sources (DPH: 1 for src1.w).
+                    let p = |c: usize| {
+                        let b = self.lanes_of(regs, al, s2, c);
+                        let a = if op == Opcode::Dph && c == 3 { [1.0; LANES] } else { self.lanes_of(regs, al, s1, c) };
+                        l::mul(&a, &b)
                     };
+                    let v = if op == Opcode::Dp3 { l::dp3_of(p) } else { l::dp4_of(p) };
                     splat(regs, v);
                 }
             }
@@ -515,6 +523,27 @@ fn per_component(mask: u8, mut f: impl FnMut(usize) -> Lanes) -> [Lanes; 4] {
 fn write(regs: &mut Lanewise, dst: u8, mask: u8, lanes: Mask, v: &[Lanes; 4]) {
     let d = &mut regs.file[lane_reg(dst)];
     for (c, (d, v)) in d.iter_mut().zip(v).enumerate() {
+        if mask & (8 >> c) == 0 {
+            continue;
+        }
+        if lanes == Mask::MAX {
+            *d = *v;
+        } else {
+            for (i, (slot, x)) in d.iter_mut().zip(v).enumerate() {
+                if lanes & (1 << i) != 0 {
+                    *slot = *x;
+                }
+            }
+        }
+    }
+}
+
+/// Writes `v` into the components of register `dst` that `mask` selects, in the lanes of
+/// `lanes` (the results that are one value for all components: dot products, RCP, RSQ, EX2, LG2).
+#[inline(always)]
+fn write_splat(regs: &mut Lanewise, dst: u8, mask: u8, lanes: Mask, v: &Lanes) {
+    let d = &mut regs.file[lane_reg(dst)];
+    for (c, d) in d.iter_mut().enumerate() {
         if mask & (8 >> c) == 0 {
             continue;
         }

@@ -19,6 +19,7 @@ mod flow;
 mod geometry;
 mod lanes;
 mod program;
+mod reset;
 mod shader;
 
 pub use exec::{Interpreter, RunError, ShaderKind, Uniforms, Vec4, DEFAULT_STEP_LIMIT, MAX_PRIMITIVES};
