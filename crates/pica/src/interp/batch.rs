@@ -19,6 +19,7 @@ use super::f24ops as f;
 use super::flow::{CallEntry, IfEntry, LoopEntry, Stacks};
 use super::lanes::{self as l, Lanes, LANES};
 use super::program::{Invalid, Op, Src, OUTPUT_BASE};
+use super::reset::reset_for;
 use crate::isa::{AddrIndex, CmpOp, CondOp, Condition, Opcode};
 
 /// A lane mask: bit i is lane i.
@@ -153,6 +154,13 @@ impl<'p> Interpreter<'p> {
         }
         let mut regs = Lanewise { file: [[[0.0; LANES]; 4]; FILE], a0: [[0; LANES]; 2], cmp: [0; 2] };
         let usage = self.program().usage;
+        let reset = reset_for(self.program(), entry, self.step_limit);
+        // Both are empty again after every chunk (each group is popped, each error taken), so they
+        // are made once per call.
+        let mut lane_errors: [Option<RunError>; LANES] = Default::default();
+        let mut pending = Pending { items: [None; LANES], len: 0 };
+        // The outputs a program writes are copied out of the lanes, the others are zero.
+        let (written, unwritten): (Vec<usize>, Vec<usize>) = (0..16).partition(|r| usage.outputs & (1 << r) != 0);
         for (chunk, (ins, outs)) in inputs.chunks(LANES).zip(outputs.chunks_mut(LANES)).enumerate() {
             let n = ins.len();
             let full: Mask = (1 << n) - 1;
@@ -164,17 +172,17 @@ impl<'p> Interpreter<'p> {
                         }
                     }
                 }
-                if usage.temps & (1 << r) != 0 {
-                    regs.file[16 + r] = [[0.0; LANES]; 4];
-                }
-                if usage.outputs & (1 << r) != 0 {
-                    regs.file[OUT + r] = [[0.0; LANES]; 4];
+                for c in 0..4 {
+                    if reset.temps & (1 << (4 * r + c)) != 0 {
+                        regs.file[16 + r][c] = [0.0; LANES];
+                    }
+                    if reset.outputs & (1 << (4 * r + c)) != 0 {
+                        regs.file[OUT + r][c] = [0.0; LANES];
+                    }
                 }
             }
             regs.a0 = [[0; LANES]; 2];
             regs.cmp = [0; 2];
-            let mut lane_errors: [Option<RunError>; LANES] = Default::default();
-            let mut pending = Pending { items: [None; LANES], len: 0 };
             pending.push(Group { mask: full, pc: entry, stacks: Stacks::default(), al: 0, steps: 0 });
             while let Some(mut g) = pending.pop() {
                 let result = self.execute_group(&mut regs, &mut g, full, &mut pending);
@@ -188,13 +196,12 @@ impl<'p> Interpreter<'p> {
                 }
             }
             for (lane, out) in outs.iter_mut().enumerate().take(n) {
-                for (r, o) in out.iter_mut().enumerate() {
-                    *o = if usage.outputs & (1 << r) != 0 {
-                        let v = &regs.file[OUT + r];
-                        [v[0][lane], v[1][lane], v[2][lane], v[3][lane]]
-                    } else {
-                        [0.0; 4]
-                    };
+                for &r in &written {
+                    let v = &regs.file[OUT + r];
+                    out[r] = [v[0][lane], v[1][lane], v[2][lane], v[3][lane]];
+                }
+                for &r in &unwritten {
+                    out[r] = [0.0; 4];
                 }
                 if let Some(e) = lane_errors[lane].take() {
                     errors.push((chunk * LANES + lane, e));
@@ -252,6 +259,46 @@ impl<'p> Interpreter<'p> {
         v
     }
 
+    /// An instruction that only computes ([`super::blocks::is_plain`]), in the lanes of `lanes`;
+    /// any other does nothing here.
+    #[inline(always)]
+    fn plain_lanes(&self, regs: &mut Lanewise, al: i32, lanes: Mask, op: &Op) {
+        match *op {
+            Op::Alu { op, dst, mask, s1, s2 } => self.alu_lanes(regs, al, lanes, op, dst, mask, &s1, &s2),
+            Op::Mad { dst, mask, s1, s2, s3 } => {
+                let v = per_component(mask, |c| {
+                    let a = self.lanes_of(regs, al, &s1, c);
+                    let b = self.lanes_of(regs, al, &s2, c);
+                    let d = self.lanes_of(regs, al, &s3, c);
+                    l::mad(&a, &b, &d)
+                });
+                write(regs, dst, mask, lanes, &v);
+            }
+            Op::Mova { mask, s1 } => {
+                // Both components are read before a0 changes (the source may be indexed by a0).
+                let a = [self.lanes_of(regs, al, &s1, 0), self.lanes_of(regs, al, &s1, 1)];
+                for (c, bit) in [(0, 8), (1, 4)] {
+                    if mask & bit != 0 {
+                        let a = a[c];
+                        for (i, slot) in regs.a0[c].iter_mut().enumerate() {
+                            if lanes & (1 << i) != 0 {
+                                *slot = f::to_address(a[i]);
+                            }
+                        }
+                    }
+                }
+            }
+            Op::Cmp { s1, s2, x, y } => {
+                for (c, op) in [(0, x), (1, y)] {
+                    let a = self.lanes_of(regs, al, &s1, c);
+                    let b = self.lanes_of(regs, al, &s2, c);
+                    regs.cmp[c] = (regs.cmp[c] & !lanes) | (compare(op, &a, &b) & lanes);
+                }
+            }
+            _ => {}
+        }
+    }
+
     fn execute_group(
         &self,
         regs: &mut Lanewise,
@@ -259,16 +306,31 @@ impl<'p> Interpreter<'p> {
         full: Mask,
         pending: &mut Pending,
     ) -> Result<(), RunError> {
-        let ops = &self.program().ops[..];
+        let program = self.program();
+        let ops = &program.ops[..];
         let limit = self.step_limit;
         // Writes of a group that holds every lane need no blending.
         let mut whole = g.mask == full;
         loop {
-            let pc = g.pc;
-            let Some(op) = ops.get(pc as usize) else {
+            let mut pc = g.pc;
+            let Some(mut op) = ops.get(pc as usize) else {
                 return Err(RunError::RanOffEnd { pc, len: ops.len() });
             };
-            if g.steps >= limit {
+            // The step budget once per block, as in the scalar executor (`Interpreter::execute`):
+            // a block that fits runs its plain instructions unchecked, one that does not goes one
+            // checked instruction at a time. A group only splits at a condition, which ends a
+            // block, so its lanes are the same throughout the unchecked part.
+            let run = program.blocks[pc as usize] as u64;
+            if limit - g.steps >= run {
+                let last = pc + run as u32 - 1;
+                let lanes = if whole { Mask::MAX } else { g.mask };
+                for op in &ops[pc as usize..last as usize] {
+                    self.plain_lanes(regs, g.al, lanes, op);
+                }
+                g.steps += run - 1;
+                pc = last;
+                op = &ops[pc as usize];
+            } else if g.steps >= limit {
                 return Err(RunError::StepLimit { pc, limit });
             }
             // A condition the lanes disagree on: the lanes where it is false go on as a group of
@@ -277,7 +339,7 @@ impl<'p> Interpreter<'p> {
                 Op::IfC { cond, .. } | Op::JmpC { cond, .. } | Op::CallC { cond, .. } | Op::BreakC { cond } => {
                     let m = cond_mask(cond, regs.cmp) & g.mask;
                     if m != 0 && m != g.mask {
-                        pending.push(Group { mask: g.mask & !m, ..*g });
+                        pending.push(Group { mask: g.mask & !m, pc, ..*g });
                         g.mask = m;
                         whole = false;
                     }
@@ -289,38 +351,9 @@ impl<'p> Interpreter<'p> {
             let mut jump = None;
             let lanes = if whole { Mask::MAX } else { g.mask };
             match *op {
-                Op::Alu { op, dst, mask, s1, s2 } => self.alu_lanes(regs, g.al, lanes, op, dst, mask, &s1, &s2),
-                Op::Mad { dst, mask, s1, s2, s3 } => {
-                    let v = per_component(mask, |c| {
-                        let a = self.lanes_of(regs, g.al, &s1, c);
-                        let b = self.lanes_of(regs, g.al, &s2, c);
-                        let d = self.lanes_of(regs, g.al, &s3, c);
-                        l::mad(&a, &b, &d)
-                    });
-                    write(regs, dst, mask, lanes, &v);
+                Op::Alu { .. } | Op::Mad { .. } | Op::Mova { .. } | Op::Cmp { .. } | Op::Nop => {
+                    self.plain_lanes(regs, g.al, lanes, op)
                 }
-                Op::Mova { mask, s1 } => {
-                    // Both components are read before a0 changes (the source may be indexed by a0).
-                    let a = [self.lanes_of(regs, g.al, &s1, 0), self.lanes_of(regs, g.al, &s1, 1)];
-                    for (c, bit) in [(0, 8), (1, 4)] {
-                        if mask & bit != 0 {
-                            let a = a[c];
-                            for (i, slot) in regs.a0[c].iter_mut().enumerate() {
-                                if lanes & (1 << i) != 0 {
-                                    *slot = f::to_address(a[i]);
-                                }
-                            }
-                        }
-                    }
-                }
-                Op::Cmp { s1, s2, x, y } => {
-                    for (c, op) in [(0, x), (1, y)] {
-                        let a = self.lanes_of(regs, g.al, &s1, c);
-                        let b = self.lanes_of(regs, g.al, &s2, c);
-                        regs.cmp[c] = (regs.cmp[c] & !lanes) | (compare(op, &a, &b) & lanes);
-                    }
-                }
-                Op::Nop => {}
                 Op::End => return Ok(()),
                 Op::Break => match break_loop(g) {
                     Some(target) => jump = Some(target),
@@ -395,7 +428,7 @@ impl<'p> Interpreter<'p> {
             write(regs, dst, mask, lanes, &v);
         }
         let args = (al, lanes, dst, mask, s1, s2);
-        let splat = |regs: &mut Lanewise, v: Lanes| write(regs, dst, mask, lanes, &[v; 4]);
+        let splat = |regs: &mut Lanewise, v: Lanes| write_splat(regs, dst, mask, lanes, &v);
         let scalar_x = |regs: &Lanewise, f: fn(f32) -> f32| -> Lanes {
             let mut a = self.lanes_of(regs, al, s1, 0);
             for x in a.iter_mut() {
@@ -416,12 +449,13 @@ impl<'p> Interpreter<'p> {
             Opcode::Slt => each(self, regs, args, l::slt),
             Opcode::Dp3 | Opcode::Dp4 | Opcode::Dph => {
                 if mask != 0 {
-                    let (a, b) = (self.lanes4(regs, al, s1), self.lanes4(regs, al, s2));
-                    let v = match op {
-                        Opcode::Dp3 => l::dp3(&a, &b),
-                        Opcode::Dp4 => l::dp4(&a, &b),
-                        _ => l::dph(&a, &b),
+                    // Component products straight from the sources (DPH: 1 for src1.w).
+                    let p = |c: usize| {
+                        let b = self.lanes_of(regs, al, s2, c);
+                        let a = if op == Opcode::Dph && c == 3 { [1.0; LANES] } else { self.lanes_of(regs, al, s1, c) };
+                        l::mul(&a, &b)
                     };
+                    let v = if op == Opcode::Dp3 { l::dp3_of(p) } else { l::dp4_of(p) };
                     splat(regs, v);
                 }
             }
@@ -489,6 +523,27 @@ fn per_component(mask: u8, mut f: impl FnMut(usize) -> Lanes) -> [Lanes; 4] {
 fn write(regs: &mut Lanewise, dst: u8, mask: u8, lanes: Mask, v: &[Lanes; 4]) {
     let d = &mut regs.file[lane_reg(dst)];
     for (c, (d, v)) in d.iter_mut().zip(v).enumerate() {
+        if mask & (8 >> c) == 0 {
+            continue;
+        }
+        if lanes == Mask::MAX {
+            *d = *v;
+        } else {
+            for (i, (slot, x)) in d.iter_mut().zip(v).enumerate() {
+                if lanes & (1 << i) != 0 {
+                    *slot = *x;
+                }
+            }
+        }
+    }
+}
+
+/// Writes `v` into the components of register `dst` that `mask` selects, in the lanes of
+/// `lanes` (the results that are one value for all components: dot products, RCP, RSQ, EX2, LG2).
+#[inline(always)]
+fn write_splat(regs: &mut Lanewise, dst: u8, mask: u8, lanes: Mask, v: &Lanes) {
+    let d = &mut regs.file[lane_reg(dst)];
+    for (c, d) in d.iter_mut().enumerate() {
         if mask & (8 >> c) == 0 {
             continue;
         }

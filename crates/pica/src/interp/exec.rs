@@ -245,6 +245,37 @@ impl<'p> Interpreter<'p> {
         c.eval(self.cmp[0], self.cmp[1])
     }
 
+    /// An instruction that only computes ([`super::blocks::is_plain`]); any other does nothing
+    /// here.
+    #[inline(always)]
+    fn plain(&mut self, op: &Op) {
+        match *op {
+            Op::Alu { op, dst, mask, s1, s2 } => {
+                let v = self.alu(op, &s1, &s2);
+                self.write(dst, mask, v);
+            }
+            Op::Mad { dst, mask, s1, s2, s3 } => {
+                let (a, b, c) = (self.read(&s1), self.read(&s2), self.read(&s3));
+                let v = [0, 1, 2, 3].map(|i| f::mad(a[i], b[i], c[i]));
+                self.write(dst, mask, v);
+            }
+            Op::Mova { mask, s1 } => {
+                let a = self.read(&s1);
+                if mask & 8 != 0 {
+                    self.a0[0] = f::to_address(a[0]);
+                }
+                if mask & 4 != 0 {
+                    self.a0[1] = f::to_address(a[1]);
+                }
+            }
+            Op::Cmp { s1, s2, x, y } => {
+                let (a, b) = (self.read(&s1), self.read(&s2));
+                self.cmp = [compare(x, a[0], b[0]), compare(y, a[1], b[1])];
+            }
+            _ => {}
+        }
+    }
+
     fn execute(&mut self, entry: u32) -> Result<(), RunError> {
         let program = self.program;
         let ops = &program.ops[..];
@@ -252,38 +283,29 @@ impl<'p> Interpreter<'p> {
         let mut steps: u64 = 0;
         let limit = self.step_limit;
         let result = loop {
-            let Some(op) = ops.get(pc as usize) else {
+            let Some(mut op) = ops.get(pc as usize) else {
                 break Err(RunError::RanOffEnd { pc, len: ops.len() });
             };
-            if steps >= limit {
+            // The step budget, once per block: when the whole block fits, its plain instructions
+            // run without a check (and without the stack check, which cannot match inside a
+            // block); else this block goes one checked instruction at a time, so the budget
+            // stops the run at the same instruction as a check before every one.
+            let run = program.blocks[pc as usize] as u64;
+            if limit - steps >= run {
+                let last = pc + run as u32 - 1;
+                for op in &ops[pc as usize..last as usize] {
+                    self.plain(op);
+                }
+                steps += run - 1;
+                pc = last;
+                op = &ops[pc as usize];
+            } else if steps >= limit {
                 break Err(RunError::StepLimit { pc, limit });
             }
             steps += 1;
             let mut jump = None;
             match *op {
-                Op::Alu { op, dst, mask, s1, s2 } => {
-                    let v = self.alu(op, &s1, &s2);
-                    self.write(dst, mask, v);
-                }
-                Op::Mad { dst, mask, s1, s2, s3 } => {
-                    let (a, b, c) = (self.read(&s1), self.read(&s2), self.read(&s3));
-                    let v = [0, 1, 2, 3].map(|i| f::mad(a[i], b[i], c[i]));
-                    self.write(dst, mask, v);
-                }
-                Op::Mova { mask, s1 } => {
-                    let a = self.read(&s1);
-                    if mask & 8 != 0 {
-                        self.a0[0] = f::to_address(a[0]);
-                    }
-                    if mask & 4 != 0 {
-                        self.a0[1] = f::to_address(a[1]);
-                    }
-                }
-                Op::Cmp { s1, s2, x, y } => {
-                    let (a, b) = (self.read(&s1), self.read(&s2));
-                    self.cmp = [compare(x, a[0], b[0]), compare(y, a[1], b[1])];
-                }
-                Op::Nop => {}
+                Op::Alu { .. } | Op::Mad { .. } | Op::Mova { .. } | Op::Cmp { .. } | Op::Nop => self.plain(op),
                 Op::End => break Ok(()),
                 Op::Break => match self.break_loop() {
                     Some(target) => jump = Some(target),

@@ -168,22 +168,37 @@ fn add_rounded(a: &Lanes, b: &Lanes) -> Lanes {
     r
 }
 
-/// DP3.
+/// DP3 of the component products `p(0)`, `p(1)`, `p(2)` (each `mul` of the two sources'
+/// components): the executor passes products of sources it reads component by component, so
+/// that no four-component copy of a source is made.
 #[inline(always)]
-pub(crate) fn dp3(a: &[Lanes; 4], b: &[Lanes; 4]) -> Lanes {
-    add_rounded(&add_rounded(&mul(&a[0], &b[0]), &mul(&a[1], &b[1])), &mul(&a[2], &b[2]))
+pub(crate) fn dp3_of(p: impl Fn(usize) -> Lanes) -> Lanes {
+    add_rounded(&add_rounded(&p(0), &p(1)), &p(2))
+}
+
+/// DP4 (and DPH, whose `p(3)` is `mul(1, b.w)`, as in [`super::f24ops::dph`]) of the component
+/// products, as [`dp3_of`].
+#[inline(always)]
+pub(crate) fn dp4_of(p: impl Fn(usize) -> Lanes) -> Lanes {
+    add_rounded(&dp3_of(&p), &p(3))
+}
+
+/// DP3.
+#[cfg(test)]
+fn dp3(a: &[Lanes; 4], b: &[Lanes; 4]) -> Lanes {
+    dp3_of(|c| mul(&a[c], &b[c]))
 }
 
 /// DP4.
-#[inline(always)]
-pub(crate) fn dp4(a: &[Lanes; 4], b: &[Lanes; 4]) -> Lanes {
-    add_rounded(&dp3(a, b), &mul(&a[3], &b[3]))
+#[cfg(test)]
+fn dp4(a: &[Lanes; 4], b: &[Lanes; 4]) -> Lanes {
+    dp4_of(|c| mul(&a[c], &b[c]))
 }
 
 /// DPH: the w product is `mul(1, b.w)`, as in [`super::f24ops::dph`].
-#[inline(always)]
-pub(crate) fn dph(a: &[Lanes; 4], b: &[Lanes; 4]) -> Lanes {
-    add_rounded(&dp3(a, b), &mul(&[1.0; LANES], &b[3]))
+#[cfg(test)]
+fn dph(a: &[Lanes; 4], b: &[Lanes; 4]) -> Lanes {
+    dp4_of(|c| if c < 3 { mul(&a[c], &b[c]) } else { mul(&[1.0; LANES], &b[3]) })
 }
 
 /// MAX.

@@ -12,12 +12,14 @@
 //! ```
 
 mod batch;
+mod blocks;
 mod exec;
 pub mod f24ops;
 mod flow;
 mod geometry;
 mod lanes;
 mod program;
+mod reset;
 mod shader;
 
 pub use exec::{Interpreter, RunError, ShaderKind, Uniforms, Vec4, DEFAULT_STEP_LIMIT, MAX_PRIMITIVES};

@@ -2,6 +2,7 @@
 //! resolved into swizzle tables, negation flags and a write mask, so the executor does no bit
 //! fiddling per step.
 
+use super::blocks::block_lengths;
 use crate::isa::{
     AddrIndex, CmpOp, Condition, DstReg, Instruction, Opcode, OperandDescriptor, Operands, RelativeSource, SrcReg,
 };
@@ -150,6 +151,9 @@ pub struct Program {
     pub(crate) ops: Vec<Op>,
     words: Vec<u32>,
     pub(crate) usage: Usage,
+    /// Per instruction, the instructions to the end of its straight-line block
+    /// ([`super::blocks::block_lengths`]).
+    pub(crate) blocks: Vec<u32>,
 }
 
 /// The lane-wise registers any instruction names (bit N = register N): the batched executor
@@ -223,7 +227,8 @@ impl Program {
         }
         let ops: Vec<Op> = code.iter().map(|&w| decode(Instruction::decode(w), descriptors)).collect();
         let usage = Usage::of(&ops);
-        Ok(Program { ops, words: code.to_vec(), usage })
+        let blocks = block_lengths(&ops);
+        Ok(Program { ops, words: code.to_vec(), usage, blocks })
     }
 
     /// The number of instruction words.
