@@ -62,7 +62,8 @@ pub(super) struct Ir<'m> {
     /// The value of every constant made, by handle: operations on constants are folded here
     /// (a stage that reads ZERO or ONE, a disabled texture's 255), so the module holds no code
     /// whose result the key decides.
-    values: HashMap<H, Value>,
+    /// Indexed by the handle's index (a look-up per operation made: no hashing).
+    values: Vec<Option<Value>>,
 }
 
 /// A constant: unsigned, component count, components (each the i32 or u32 value).
@@ -119,7 +120,7 @@ fn size_of(n: usize) -> VectorSize {
 
 impl<'m> Ir<'m> {
     pub fn new(fb: FnBuilder<'m>, t: Types) -> Self {
-        Self { fb, t, consts: HashMap::new(), masks: HashMap::new(), values: HashMap::new() }
+        Self { fb, t, consts: HashMap::new(), masks: HashMap::new(), values: Vec::new() }
     }
 
     /// The constant `v` (one component: a scalar), made once.
@@ -146,8 +147,17 @@ impl<'m> Ir<'m> {
             self.fb.compose(ty, c)
         };
         self.consts.insert(key, h);
-        self.values.insert(h, key);
+        let i = h.index();
+        if self.values.len() <= i {
+            self.values.resize(i + 1, None);
+        }
+        self.values[i] = Some(key);
         h
+    }
+
+    /// The value of `h` when it is a constant.
+    fn value(&self, h: H) -> Option<Value> {
+        self.values.get(h.index()).copied().flatten()
     }
 
     /// The constant of a folded value.
@@ -188,7 +198,7 @@ impl<'m> Ir<'m> {
         self.fb.expr(Expression::Splat { size: size_of(n), value })
     }
     pub fn bin(&mut self, op: Op, a: H, b: H) -> H {
-        let (va, vb) = (self.values.get(&a).copied(), self.values.get(&b).copied());
+        let (va, vb) = (self.value(a), self.value(b));
         if let (Some(x), Some(y)) = (va, vb) {
             if let Some(v) = fold(op, x, y) {
                 return self.of_value(v);
@@ -235,7 +245,7 @@ impl<'m> Ir<'m> {
         self.shr(l, n, 8)
     }
     pub fn swz(&mut self, v: H, pattern: &[u8]) -> H {
-        if let Some((u, _, c)) = self.values.get(&v).copied() {
+        if let Some((u, _, c)) = self.value(v) {
             let mut out = [0; 4];
             for (k, &p) in pattern.iter().enumerate() {
                 out[k] = c[p as usize & 3];
@@ -249,7 +259,7 @@ impl<'m> Ir<'m> {
         self.fb.expr(Expression::Swizzle { size: size_of(pattern.len()), vector: v, pattern: p })
     }
     pub fn comp(&mut self, v: H, k: u32) -> H {
-        if let Some((u, _, c)) = self.values.get(&v).copied() {
+        if let Some((u, _, c)) = self.value(v) {
             return self.of_value((u, 1, [c[k as usize & 3], 0, 0, 0]));
         }
         self.fb.at(v, k)
@@ -259,7 +269,7 @@ impl<'m> Ir<'m> {
         let mut out = [0; 4];
         let mut n = 0;
         for p in parts {
-            let (u, len, c) = self.values.get(p).copied()?;
+            let (u, len, c) = self.value(*p)?;
             if u || n + len > 4 {
                 return None;
             }
@@ -289,7 +299,7 @@ impl<'m> Ir<'m> {
         self.fb.select(cond, accept, reject)
     }
     pub fn clamp(&mut self, v: H, lo: H, hi: H) -> H {
-        let vals = [v, lo, hi].map(|h| self.values.get(&h).copied());
+        let vals = [v, lo, hi].map(|h| self.value(h));
         if let [Some((false, n, x)), Some((false, n1, l)), Some((false, n2, h))] = vals {
             if n == n1 && n == n2 {
                 let mut out = [0; 4];
