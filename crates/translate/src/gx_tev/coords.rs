@@ -17,16 +17,20 @@ impl Gen<'_> {
     /// `texel(map, coord)`: the RGBA texel (`vec4<i32>`, 0-255) at texel `coord >> 7`, wrapped
     /// into the image by Euclidean remainder (gx::sample::Image::fetch).
     pub(super) fn fetch(&mut self, map: u8, coord: H) -> H {
-        let g = self.maps[map as usize & 7].expect("texture maps in use are declared");
+        let map = map as usize & 7;
+        let g = self.maps[map].expect("texture maps in use are declared");
         let ir = &mut self.ir;
-        let image = ir.fb.global(g);
-        let size = ir.fb.expr(Expression::ImageQuery { image, query: ImageQuery::Size { level: None } });
         // Euclidean remainder without signed division: texel indices of 24-bit coordinates lie
         // in [-2^16, 2^16), so x + size * 2^16 is never negative and an unsigned remainder gives
-        // the same texel (one division instead of the two of a signed `%` helper).
-        let size_i = ir.as_i32(size);
+        // the same texel (one division instead of the two of a signed `%` helper). The image,
+        // its size and the lift are made once per map (the function is one block).
+        let (image, size, lift) = *self.images[map].get_or_insert_with(|| {
+            let image = ir.fb.global(g);
+            let size = ir.fb.expr(Expression::ImageQuery { image, query: ImageQuery::Size { level: None } });
+            let size_i = ir.as_i32(size);
+            (image, size, ir.shl(size_i, 2, 16))
+        });
         let x = ir.shr(coord, 2, 7);
-        let lift = ir.shl(size_i, 2, 16);
         let x = ir.add(x, lift);
         let x = ir.as_u32(x);
         let r = ir.bin(naga::BinaryOperator::Modulo, x, size);

@@ -34,6 +34,8 @@ pub(super) struct Gen<'m> {
     pub pixel: H,
     /// Loaded uniform vec4s by (member, index).
     loaded: HashMap<(u32, u32), H>,
+    /// Per texture map: the image, its size and `size << 16` (`texel`'s lift), made once.
+    pub images: [Option<(H, H, H)>; TEXMAPS],
 }
 
 fn location(location: u32, interpolate: bool) -> Binding {
@@ -118,7 +120,8 @@ pub(super) fn module(key: &TevKey, compute: bool) -> Module {
         ir.as_i32(c)
     });
     let pixel = ir.as_i32(pixel);
-    let mut g = Gen { ir, key, uniforms, maps, texcoords, colors, pixel, loaded: HashMap::new() };
+    let mut g =
+        Gen { ir, key, uniforms, maps, texcoords, colors, pixel, loaded: HashMap::new(), images: [None; TEXMAPS] };
     g.body();
     let mut function = g.ir.fb.finish();
     function.result = Some(FunctionResult { ty: t.u4, binding: None });
@@ -440,6 +443,70 @@ impl Gen<'_> {
         }
     }
 
+    /// Whether a slot's values are known to lie in 0-255, so that the 8-bit wrap of inputs a,
+    /// b and c is a no-op: textures, rasterized colours and constants are bytes; registers and
+    /// the konst registers are signed 11-bit (gx::tev).
+    fn is_byte(slot: Slot, st: &StageKey) -> bool {
+        match slot {
+            Slot::Reg(_) => false,
+            Slot::Konst => !(12..=31).contains(&st.kcsel) && !(16..=31).contains(&st.kasel),
+            Slot::Tex | Slot::Ras | Slot::Const(_) => true,
+        }
+    }
+
+    /// Operand a, b, c or d of a stage as one `vec4<i32>`: rgb from colour input `csel`, w from
+    /// alpha input `asel`, wrapped to 8 bits when `wrap` (a, b and c; d keeps 11 bits).
+    #[allow(clippy::too_many_arguments)]
+    fn operand(
+        &mut self,
+        csel: u8,
+        asel: u8,
+        wrap: bool,
+        regs: &[H; 4],
+        vals: &mut StageVals,
+        st: &StageKey,
+        coord: Option<H>,
+        bump: Option<H>,
+    ) -> H {
+        let (cs, bcast) = color_slot(csel);
+        let as_ = alpha_slot(asel);
+        let v = match (cs, as_) {
+            // Constants are bytes already.
+            (Slot::Const(x), Slot::Const(y)) => return self.ir.iv(&[x, x, x, y]),
+            _ if cs == as_ => {
+                let v = self.slot(cs, regs, vals, st, coord, bump);
+                if bcast {
+                    self.ir.swz(v, &[3, 3, 3, 3])
+                } else {
+                    v
+                }
+            }
+            _ => {
+                let rgb = match cs {
+                    Slot::Const(x) => self.ir.iv(&[x; 3]),
+                    _ => {
+                        let v = self.slot(cs, regs, vals, st, coord, bump);
+                        self.ir.swz(v, if bcast { &[3, 3, 3] } else { &[0, 1, 2] })
+                    }
+                };
+                let w = match as_ {
+                    Slot::Const(y) => self.ir.i(y),
+                    _ => {
+                        let v = self.slot(as_, regs, vals, st, coord, bump);
+                        self.ir.comp(v, 3)
+                    }
+                };
+                self.ir.compose4(vec![rgb, w])
+            }
+        };
+        if wrap && !(Self::is_byte(cs, st) && Self::is_byte(as_, st)) {
+            let m = self.ir.iv(&[255; 4]);
+            self.ir.and(v, m)
+        } else {
+            v
+        }
+    }
+
     /// The whole body: indirect coordinates, the stages, output selection, the alpha test and
     /// the steps after it; returns `(r | g << 8 | b << 16 | a << 24, pass, z, ifog)`.
     fn body(&mut self) {
@@ -450,60 +517,33 @@ impl Gen<'_> {
         let mut last_raw = None;
         for (i, st) in stages.iter().enumerate() {
             let mut vals = StageVals { raw_tex: None, tex: None, ras: None, konst: None };
-            let c = &st.color;
-            let a = &st.alpha;
-            // Inputs: colour rgb (vec3) and alpha (scalar) of a, b, c, d.
-            let mut cin = Vec::new();
-            for k in 0..4 {
-                let (slot, bcast) = color_slot(c.inputs[k]);
-                let v = self.slot(slot, &regs, &mut vals, st, coords[i], bumps[i]);
-                cin.push(self.ir.swz(v, if bcast { &[3, 3, 3] } else { &[0, 1, 2] }));
+            let (c, a) = (&st.color, &st.alpha);
+            // The operands a, b, c, d as vec4s: rgb from the colour input, w from the alpha input.
+            let mut ops = [self.ir.i(0); 4];
+            for (k, op) in ops.iter_mut().enumerate() {
+                *op = self.operand(c.inputs[k], a.inputs[k], k < 3, &regs, &mut vals, st, coords[i], bumps[i]);
             }
-            let mut ain = Vec::new();
-            for k in 0..4 {
-                let v = self.slot(alpha_slot(a.inputs[k]), &regs, &mut vals, st, coords[i], bumps[i]);
-                ain.push(self.ir.comp(v, 3));
-            }
-            let byte = self.ir.iv(&[255; 3]);
-            let byte1 = self.ir.i(255);
-            let (ca, cb, cc) = (self.ir.and(cin[0], byte), self.ir.and(cin[1], byte), self.ir.and(cin[2], byte));
-            let (aa, ab, ac) = (self.ir.and(ain[0], byte1), self.ir.and(ain[1], byte1), self.ir.and(ain[2], byte1));
-            let (cd, ad) = (cin[3], ain[3]);
-            let regular = if c.bias != 3 || a.bias != 3 {
-                let v4 = |g: &mut Self, x: H, y: H| g.ir.compose4(vec![x, y]);
-                let (a4, b4, c4, d4) = (v4(self, ca, aa), v4(self, cb, ab), v4(self, cc, ac), v4(self, cd, ad));
-                // A compare lane takes the other lane's settings (its result is not used).
-                let cl = if c.bias == 3 { a } else { c };
-                let al = if a.bias == 3 { c } else { a };
-                Some(self.regular(a4, b4, c4, d4, cl, al))
-            } else {
-                None
-            };
-            let col = if c.bias == 3 {
-                self.compare_color(ca, cb, cc, cd, c)
-            } else {
-                self.ir.swz(regular.expect("regular lanes"), &[0, 1, 2])
-            };
-            let alpha = if a.bias == 3 {
-                self.compare_alpha([aa, ab, ac, ad], ca, cb, a)
-            } else {
-                self.ir.comp(regular.expect("regular lanes"), 3)
-            };
+            let res = self.combine(ops, c, a);
             let (cdst, adst) = (c.dest as usize & 3, a.dest as usize & 3);
             if cdst == adst {
-                regs[cdst] = self.ir.compose4(vec![col, alpha]);
+                regs[cdst] = res;
             } else {
-                let keep_a = self.ir.comp(regs[cdst], 3);
-                let keep_c = self.ir.swz(regs[adst], &[0, 1, 2]);
-                regs[cdst] = self.ir.compose4(vec![col, keep_a]);
-                regs[adst] = self.ir.compose4(vec![keep_c, alpha]);
+                // Each combiner writes its lanes of its destination (a per-lane select).
+                let rgb = self.ir.lanes([true, true, true, false]);
+                regs[cdst] = self.ir.select(rgb, res, regs[cdst]);
+                let w = self.ir.lanes([false, false, false, true]);
+                regs[adst] = self.ir.select(w, res, regs[adst]);
             }
             last_raw = vals.raw_tex;
         }
         let last = stages.last().expect("a key has at least one stage");
-        let rgb = self.ir.swz(regs[last.color.dest as usize & 3], &[0, 1, 2]);
-        let a = self.ir.comp(regs[last.alpha.dest as usize & 3], 3);
-        let out = self.ir.compose4(vec![rgb, a]);
+        let (cdst, adst) = (last.color.dest as usize & 3, last.alpha.dest as usize & 3);
+        let out = if cdst == adst {
+            regs[cdst]
+        } else {
+            let rgb = self.ir.lanes([true, true, true, false]);
+            self.ir.select(rgb, regs[cdst], regs[adst])
+        };
         let mask = self.ir.iv(&[255; 4]);
         let out = self.ir.and(out, mask);
         let alpha = self.ir.comp(out, 3);
@@ -606,16 +646,7 @@ impl Gen<'_> {
         ir.clamp(r, lo, hi)
     }
 
-    fn bounds(&mut self, n: usize, clamp: bool) -> (H, H) {
-        let (lo, hi) = if clamp { (0, 255) } else { (-1024, 1023) };
-        if n == 1 {
-            (self.ir.i(lo), self.ir.i(hi))
-        } else {
-            (self.ir.iv(&vec![lo; n]), self.ir.iv(&vec![hi; n]))
-        }
-    }
-
-    /// R8 / GR16 / BGR24 key of wrapped rgb (gx::tev::compare_key).
+    /// R8 / GR16 / BGR24 key of the wrapped rgb lanes of `v` (gx::tev::compare_key).
     fn compare_key(&mut self, v: H, scale: u8) -> H {
         let ir = &mut self.ir;
         let r = ir.comp(v, 0);
@@ -633,38 +664,60 @@ impl Gen<'_> {
         ir.or(b, k)
     }
 
-    fn cmp(&mut self, op: u8, x: H, y: H) -> H {
-        self.ir.bin(if op == 0 { Op::Greater } else { Op::Equal }, x, y)
-    }
-
-    fn compare_color(&mut self, a: H, b: H, c: H, d: H, k: &CombinerKey) -> H {
-        let cond = if k.scale == 3 {
-            self.cmp(k.op, a, b)
+    /// The condition of a compare combiner: per lane (`vec4<bool>`) for RGB8 / A8 (scale 3),
+    /// else one bool from the keys of the colour operands (gx::tev::compare_color /
+    /// compare_alpha: the alpha compare's wide keys read the colour inputs too).
+    fn compare_cond(&mut self, a: H, b: H, k: &CombinerKey) -> (H, bool) {
+        let op = if k.op == 0 { Op::Greater } else { Op::Equal };
+        if k.scale == 3 {
+            (self.ir.bin(op, a, b), true)
         } else {
             let (x, y) = (self.compare_key(a, k.scale), self.compare_key(b, k.scale));
-            let s = self.cmp(k.op, x, y);
-            let t = self.ir.t.b3;
-            self.ir.fb.compose(t, vec![s, s, s])
-        };
-        let zero = self.ir.iv(&[0; 3]);
-        let add = self.ir.select(cond, c, zero);
-        let v = self.ir.add(d, add);
-        let (lo, hi) = self.bounds(3, k.clamp);
-        self.ir.clamp(v, lo, hi)
+            (self.ir.bin(op, x, y), false)
+        }
     }
 
-    fn compare_alpha(&mut self, [a, b, c, d]: [H; 4], ca: H, cb: H, k: &CombinerKey) -> H {
-        let cond = if k.scale == 3 {
-            self.cmp(k.op, a, b)
-        } else {
-            let (x, y) = (self.compare_key(ca, k.scale), self.compare_key(cb, k.scale));
-            self.cmp(k.op, x, y)
+    /// One stage's combiners on vec4 operands (rgb lanes: colour combiner, w: alpha combiner).
+    fn combine(&mut self, [a, b, c, d]: [H; 4], ck: &CombinerKey, ak: &CombinerKey) -> H {
+        let (ccmp, acmp) = (ck.bias == 3, ak.bias == 3);
+        // A lane of the other kind takes this kind's settings (its result is not used).
+        let regular = (!ccmp || !acmp).then(|| {
+            let (cl, al) = (if ccmp { ak } else { ck }, if acmp { ck } else { ak });
+            self.regular(a, b, c, d, cl, al)
+        });
+        if !ccmp && !acmp {
+            return regular.expect("regular lanes");
+        }
+        let (cl, al) = (if ccmp { ck } else { ak }, if acmp { ak } else { ck });
+        // d + (cond ? c : 0), clamped per lane.
+        let (cc, cvec) = self.compare_cond(a, b, cl);
+        let same = (cl.op, cl.scale) == (al.op, al.scale);
+        let cond = match (same, cvec) {
+            (true, true) => cc,
+            (true, false) => self.ir.splat(4, cc),
+            (false, _) => {
+                let (ac, avec) = self.compare_cond(a, b, al);
+                let rgb = if cvec { self.ir.swz(cc, &[0, 1, 2]) } else { self.ir.splat(3, cc) };
+                let w = if avec { self.ir.comp(ac, 3) } else { ac };
+                let t = self.ir.t.b4;
+                self.ir.fb.compose(t, vec![rgb, w])
+            }
         };
-        let zero = self.ir.i(0);
+        let zero = self.ir.iv(&[0; 4]);
         let add = self.ir.select(cond, c, zero);
         let v = self.ir.add(d, add);
-        let (lo, hi) = self.bounds(1, k.clamp);
-        self.ir.clamp(v, lo, hi)
+        let lanes = [cl, cl, cl, al];
+        let lo: Vec<i32> = lanes.iter().map(|l| if l.clamp { 0 } else { -1024 }).collect();
+        let hi: Vec<i32> = lanes.iter().map(|l| if l.clamp { 255 } else { 1023 }).collect();
+        let (lo, hi) = (self.ir.iv(&lo), self.ir.iv(&hi));
+        let compared = self.ir.clamp(v, lo, hi);
+        match regular {
+            None => compared,
+            Some(r) => {
+                let m = self.ir.lanes([ccmp, ccmp, ccmp, acmp]);
+                self.ir.select(m, compared, r)
+            }
+        }
     }
 
     /// One alpha compare: `Some(cond)`, or the constant result of NEVER / ALWAYS.

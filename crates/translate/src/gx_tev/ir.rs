@@ -18,7 +18,7 @@ pub(super) struct Types {
     pub u2: Handle<Type>,
     pub u3: Handle<Type>,
     pub u4: Handle<Type>,
-    pub b3: Handle<Type>,
+    pub b4: Handle<Type>,
     pub f4: Handle<Type>,
 }
 
@@ -31,7 +31,7 @@ impl Types {
             u2: vector(m, VectorSize::Bi, U32),
             u3: vector(m, VectorSize::Tri, U32),
             u4: vector(m, VectorSize::Quad, U32),
-            b3: vector(m, VectorSize::Tri, BOOL),
+            b4: vector(m, VectorSize::Quad, BOOL),
             f4: vector(m, VectorSize::Quad, naga::Scalar::F32),
         }
     }
@@ -57,6 +57,54 @@ pub(super) struct Ir<'m> {
     pub t: Types,
     /// Keyed by (unsigned, component count, components).
     consts: HashMap<(bool, usize, [i64; 4]), H>,
+    /// `vec4<bool>` lane masks.
+    masks: HashMap<[bool; 4], H>,
+    /// The value of every constant made, by handle: operations on constants are folded here
+    /// (a stage that reads ZERO or ONE, a disabled texture's 255), so the module holds no code
+    /// whose result the key decides.
+    /// Indexed by the handle's index (a look-up per operation made: no hashing).
+    values: Vec<Option<Value>>,
+}
+
+/// A constant: unsigned, component count, components (each the i32 or u32 value).
+type Value = (bool, usize, [i64; 4]);
+
+/// `op` on two constants of the same shape, lane by lane, in the shader's 32-bit wrapping
+/// arithmetic; `None` for operators the folder does not cover.
+fn fold(op: Op, (ua, na, a): Value, (ub, nb, b): Value) -> Option<Value> {
+    if na != nb {
+        return None;
+    }
+    let mut out = [0i64; 4];
+    for k in 0..na {
+        let (x, y) = (a[k], b[k]);
+        out[k] = if ua {
+            let (x, y) = (x as u32, y as u32);
+            i64::from(match op {
+                Op::Add => x.wrapping_add(y),
+                Op::Subtract => x.wrapping_sub(y),
+                Op::Multiply => x.wrapping_mul(y),
+                Op::And => x & y,
+                Op::InclusiveOr => x | y,
+                Op::ShiftLeft if ub && y < 32 => x << y,
+                Op::ShiftRight if ub && y < 32 => x >> y,
+                _ => return None,
+            })
+        } else {
+            let (x, yi) = (x as i32, y as i32);
+            i64::from(match op {
+                Op::Add if !ub => x.wrapping_add(yi),
+                Op::Subtract if !ub => x.wrapping_sub(yi),
+                Op::Multiply if !ub => x.wrapping_mul(yi),
+                Op::And if !ub => x & yi,
+                Op::InclusiveOr if !ub => x | yi,
+                Op::ShiftLeft if ub && (y as u32) < 32 => x.wrapping_shl(y as u32),
+                Op::ShiftRight if ub && (y as u32) < 32 => x >> (y as u32),
+                _ => return None,
+            })
+        };
+    }
+    Some((ua, na, out))
 }
 
 const COMP: [SwizzleComponent; 4] =
@@ -72,7 +120,7 @@ fn size_of(n: usize) -> VectorSize {
 
 impl<'m> Ir<'m> {
     pub fn new(fb: FnBuilder<'m>, t: Types) -> Self {
-        Self { fb, t, consts: HashMap::new() }
+        Self { fb, t, consts: HashMap::new(), masks: HashMap::new(), values: Vec::new() }
     }
 
     /// The constant `v` (one component: a scalar), made once.
@@ -99,6 +147,32 @@ impl<'m> Ir<'m> {
             self.fb.compose(ty, c)
         };
         self.consts.insert(key, h);
+        let i = h.index();
+        if self.values.len() <= i {
+            self.values.resize(i + 1, None);
+        }
+        self.values[i] = Some(key);
+        h
+    }
+
+    /// The value of `h` when it is a constant.
+    fn value(&self, h: H) -> Option<Value> {
+        self.values.get(h.index()).copied().flatten()
+    }
+
+    /// The constant of a folded value.
+    fn of_value(&mut self, (unsigned, n, c): Value) -> H {
+        self.constant(unsigned, &c[..n])
+    }
+    /// The constant `vec4<bool>` `lanes`, made once (the condition of a per-lane `select`).
+    pub fn lanes(&mut self, lanes: [bool; 4]) -> H {
+        if let Some(&h) = self.masks.get(&lanes) {
+            return h;
+        }
+        let c = lanes.iter().map(|&b| self.fb.bool(b)).collect();
+        let ty = self.t.b4;
+        let h = self.fb.compose(ty, c);
+        self.masks.insert(lanes, h);
         h
     }
     pub fn i(&mut self, v: i32) -> H {
@@ -124,6 +198,20 @@ impl<'m> Ir<'m> {
         self.fb.expr(Expression::Splat { size: size_of(n), value })
     }
     pub fn bin(&mut self, op: Op, a: H, b: H) -> H {
+        let (va, vb) = (self.value(a), self.value(b));
+        if let (Some(x), Some(y)) = (va, vb) {
+            if let Some(v) = fold(op, x, y) {
+                return self.of_value(v);
+            }
+        }
+        // Identities with a zero operand (these operators take operands of one shape in naga's
+        // IR, so the other operand has the result's type).
+        let zero = |v: Option<Value>| v.is_some_and(|(_, n, c)| c[..n].iter().all(|&x| x == 0));
+        match op {
+            Op::Add | Op::Subtract | Op::InclusiveOr | Op::ShiftLeft | Op::ShiftRight if zero(vb) => return a,
+            Op::Add | Op::InclusiveOr if zero(va) => return b,
+            _ => {}
+        }
         self.fb.bin(op, a, b)
     }
     pub fn add(&mut self, a: H, b: H) -> H {
@@ -157,6 +245,13 @@ impl<'m> Ir<'m> {
         self.shr(l, n, 8)
     }
     pub fn swz(&mut self, v: H, pattern: &[u8]) -> H {
+        if let Some((u, _, c)) = self.value(v) {
+            let mut out = [0; 4];
+            for (k, &p) in pattern.iter().enumerate() {
+                out[k] = c[p as usize & 3];
+            }
+            return self.of_value((u, pattern.len(), out));
+        }
         let mut p = [SwizzleComponent::X; 4];
         for (k, &c) in pattern.iter().enumerate() {
             p[k] = COMP[c as usize & 3];
@@ -164,20 +259,56 @@ impl<'m> Ir<'m> {
         self.fb.expr(Expression::Swizzle { size: size_of(pattern.len()), vector: v, pattern: p })
     }
     pub fn comp(&mut self, v: H, k: u32) -> H {
+        if let Some((u, _, c)) = self.value(v) {
+            return self.of_value((u, 1, [c[k as usize & 3], 0, 0, 0]));
+        }
         self.fb.at(v, k)
     }
+    /// The constant of `parts` concatenated, when every part is a signed constant.
+    fn fold_compose(&mut self, parts: &[H]) -> Option<H> {
+        let mut out = [0; 4];
+        let mut n = 0;
+        for p in parts {
+            let (u, len, c) = self.value(*p)?;
+            if u || n + len > 4 {
+                return None;
+            }
+            out[n..n + len].copy_from_slice(&c[..len]);
+            n += len;
+        }
+        Some(self.of_value((false, n, out)))
+    }
     pub fn compose4(&mut self, parts: Vec<H>) -> H {
+        if let Some(h) = self.fold_compose(&parts) {
+            return h;
+        }
         let t = self.t.i4;
         self.fb.compose(t, parts)
     }
     pub fn compose(&mut self, n: usize, parts: Vec<H>) -> H {
+        if let Some(h) = self.fold_compose(&parts) {
+            return h;
+        }
         let t = self.t.by_size(n, false);
         self.fb.compose(t, parts)
     }
     pub fn select(&mut self, cond: H, accept: H, reject: H) -> H {
+        if accept == reject {
+            return accept;
+        }
         self.fb.select(cond, accept, reject)
     }
     pub fn clamp(&mut self, v: H, lo: H, hi: H) -> H {
+        let vals = [v, lo, hi].map(|h| self.value(h));
+        if let [Some((false, n, x)), Some((false, n1, l)), Some((false, n2, h))] = vals {
+            if n == n1 && n == n2 {
+                let mut out = [0; 4];
+                for k in 0..n {
+                    out[k] = x[k].max(l[k]).min(h[k]);
+                }
+                return self.of_value((false, n, out));
+            }
+        }
         self.fb.math3(MathFunction::Clamp, v, lo, hi)
     }
     pub fn as_i32(&mut self, v: H) -> H {
