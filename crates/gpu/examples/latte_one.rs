@@ -23,8 +23,14 @@ fn main() {
         *x = i as u32;
     }
     let blocks: Vec<(u8, &[u32])> = Vec::new();
-    let run =
-        gpu::LatteRun { blocks: &blocks, bind_blocks: t.uniform_blocks(), cfile: &[], input: &input, invocations: 2 };
+    let run = gpu::LatteRun {
+        blocks: &blocks,
+        bind_blocks: t.uniform_blocks(),
+        cfile: &[],
+        input: &input,
+        invocations: 2,
+        fetch: None,
+    };
     println!("blocks {:?} cfile {} flow {:?}", t.uniform_blocks(), t.reads_cfile(), t.flow());
     let (out, took) = gpu.run_latte_compute(&t.spirv().unwrap(), &run).unwrap();
     println!("{:?} in {took:?}", &out[..16]);

@@ -1,9 +1,11 @@
 //! Runs the compute form of a Latte translation (`translate::latte`, docs/abi.md "Latte"):
-//! uniform blocks 0-15 at bindings 0-15, the constant file, input and output records.
+//! uniform blocks 0-15 at bindings 0-15, the constant file, input and output records, the fetch
+//! table and data.
 
 use crate::{Gpu, GpuError};
 use translate::latte::{
-    BLOCK_VEC4S, CFILE_GROUP, COMPUTE_ENTRY, IN_BINDING, IO_GROUP, OUT_BINDING, OUT_WORDS, WORKGROUP,
+    FetchData, BLOCK_VEC4S, CFILE_GROUP, COMPUTE_ENTRY, FETCH_DATA_BINDING, FETCH_GROUP, FETCH_TABLE_BINDING,
+    FETCH_TABLE_WORDS, IN_BINDING, IO_GROUP, OUT_BINDING, OUT_WORDS, WORKGROUP,
 };
 
 /// What one run of a Latte compute module gets.
@@ -20,6 +22,8 @@ pub struct LatteRun<'a> {
     pub input: &'a [u32],
     /// Invocations.
     pub invocations: u32,
+    /// What VTX fetches read (`FetchData::from_inputs`); `None` binds an empty table.
+    pub fetch: Option<&'a FetchData>,
 }
 
 impl Gpu {
@@ -47,7 +51,7 @@ impl Gpu {
             (OUT_BINDING, T::Storage { read_only: false }, compute),
         ];
         let start = std::time::Instant::now();
-        let (pipeline, [bgl, io_bgl, c_bgl]) = self.latte_pipeline(words, &entries, &io_entries)?;
+        let (pipeline, [bgl, io_bgl, c_bgl, f_bgl]) = self.latte_pipeline(words, &entries, &io_entries)?;
         let block_bytes = BLOCK_VEC4S as usize * 16;
         let mut bufs = Vec::new();
         for &b in &banks {
@@ -71,6 +75,12 @@ impl Gpu {
         let bg = self.bind_group(&bgl, &binds);
         let io_bg = self.bind_group(&io_bgl, &[(IN_BINDING, &ibuf), (OUT_BINDING, &obuf)]);
         let c_bg = self.bind_group(&c_bgl, &[(0, &cbuf)]);
+        let empty = FetchData { table: vec![0; FETCH_TABLE_WORDS as usize], data: vec![0] };
+        let fetch = run.fetch.unwrap_or(&empty);
+        let tbuf = self.upload(bytemuck::cast_slice(&fetch.table), wgpu::BufferUsages::STORAGE);
+        let data: &[u32] = if fetch.data.is_empty() { &[0] } else { &fetch.data };
+        let dbuf = self.upload(bytemuck::cast_slice(data), wgpu::BufferUsages::STORAGE);
+        let f_bg = self.bind_group(&f_bgl, &[(FETCH_TABLE_BINDING, &tbuf), (FETCH_DATA_BINDING, &dbuf)]);
         let mut encoder = self.device.create_command_encoder(&Default::default());
         {
             let mut pass = encoder.begin_compute_pass(&Default::default());
@@ -78,6 +88,7 @@ impl Gpu {
             pass.set_bind_group(0, &bg, &[]);
             pass.set_bind_group(IO_GROUP, &io_bg, &[]);
             pass.set_bind_group(CFILE_GROUP, &c_bg, &[]);
+            pass.set_bind_group(FETCH_GROUP, &f_bg, &[]);
             pass.dispatch_workgroups(run.invocations.div_ceil(WORKGROUP), 1, 1);
         }
         self.queue.submit([encoder.finish()]);
@@ -94,13 +105,19 @@ impl Gpu {
         words: &[u32],
         entries: &[(u32, wgpu::BufferBindingType, wgpu::ShaderStages)],
         io_entries: &[(u32, wgpu::BufferBindingType, wgpu::ShaderStages)],
-    ) -> Result<(wgpu::ComputePipeline, [wgpu::BindGroupLayout; 3]), GpuError> {
+    ) -> Result<(wgpu::ComputePipeline, [wgpu::BindGroupLayout; 4]), GpuError> {
         let (bgl, _) = self.layouts(entries);
         let (io_bgl, _) = self.layouts(io_entries);
         let (c_bgl, _) = self.layouts(&[(0, wgpu::BufferBindingType::Uniform, wgpu::ShaderStages::COMPUTE)]);
+        // The fetch group is dense from binding 0 (the lavapipe fault above).
+        let read = wgpu::BufferBindingType::Storage { read_only: true };
+        let (f_bgl, _) = self.layouts(&[
+            (FETCH_TABLE_BINDING, read, wgpu::ShaderStages::COMPUTE),
+            (FETCH_DATA_BINDING, read, wgpu::ShaderStages::COMPUTE),
+        ]);
         let layout = self.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: None,
-            bind_group_layouts: &[Some(&bgl), Some(&io_bgl), Some(&c_bgl)],
+            bind_group_layouts: &[Some(&bgl), Some(&io_bgl), Some(&c_bgl), Some(&f_bgl)],
             immediate_size: 0,
         });
         let module = self.module(words, &[(COMPUTE_ENTRY, (WORKGROUP, 1, 1))]);
@@ -116,6 +133,6 @@ impl Gpu {
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(GpuError::Device(e.to_string()));
         }
-        Ok((pipeline, [bgl, io_bgl, c_bgl]))
+        Ok((pipeline, [bgl, io_bgl, c_bgl, f_bgl]))
     }
 }

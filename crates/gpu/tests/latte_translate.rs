@@ -2,8 +2,8 @@
 //! and pixel program of corpus/latte and corpus/latte-mesa and `latte::smith` programs
 //! (LATTE_TRANSLATE_PROGRAMS: full 10, quick 3; docs/testing.md), 64 input sets each, run
 //! by the compute form (each invocation one input set; final GPRs, exports, memory writes, the
-//! kill bit and the error flags compared). Programs the translation does not cover yet (fetch
-//! clauses) are counted and printed. Without a Vulkan device the test skips, unless
+//! kill bit and the error flags compared). Programs the translation does not cover yet (TEX
+//! fetches) are counted and printed. Without a Vulkan device the test skips, unless
 //! SHADERPORT_REQUIRE_GPU is set.
 
 use arbitrary::Unstructured;
@@ -13,8 +13,8 @@ use latte::interp::{Config, ExportKind, Inputs, Invocation, InvocationResult, St
 use latte::isa::Program;
 use latte::smith::SmithProgram;
 use translate::latte::{
-    export_slot, translate, Options, Stage, EXPORT_SLOTS, IN_STRIDE, MEM_MAX, OUT_ERR, OUT_EXPORTS, OUT_GPRS,
-    OUT_KILLED, OUT_MEM, OUT_MEM_COUNT, OUT_UNMAPPED, OUT_WORDS,
+    export_slot, translate, FetchData, Options, Stage, EXPORT_SLOTS, IN_STRIDE, MEM_MAX, OUT_ERR, OUT_EXPORTS,
+    OUT_GPRS, OUT_KILLED, OUT_MEM, OUT_MEM_COUNT, OUT_UNMAPPED, OUT_WORDS,
 };
 use translate::{Error, Precision};
 
@@ -134,6 +134,9 @@ struct Tally {
     programs: usize,
     translated: usize,
     unsupported: usize,
+    /// Translated programs with VTX fetches, and their invocations compared.
+    vtx_programs: usize,
+    vtx_compared: usize,
     compared: usize,
     interp_errors: usize,
     mismatched_invocations: usize,
@@ -164,6 +167,8 @@ fn run_one(gpu: &gpu::Gpu, name: &str, mut u: Unstructured, p: &SmithProgram, t:
         Err(e) => panic!("{name}: {e}"),
     };
     t.translated += 1;
+    let vtx = tr.reads_fetch_buffers();
+    t.vtx_programs += vtx as usize;
     let words = tr.spirv().unwrap();
     let mut input = vec![0u32; invs.len() * IN_STRIDE as usize * 4];
     for (i, inv) in invs.iter().enumerate() {
@@ -176,7 +181,9 @@ fn run_one(gpu: &gpu::Gpu, name: &str, mut u: Unstructured, p: &SmithProgram, t:
         input[b + 128 * 4] = inv.invalid as u32;
     }
     let blocks: Vec<(u8, &[u32])> = inputs.uniform_blocks.iter().map(|(k, v)| (*k, v.as_slice())).collect();
+    let fetch = FetchData::from_inputs(&inputs);
     let run = LatteRun {
+        fetch: Some(&fetch),
         blocks: &blocks,
         bind_blocks: tr.uniform_blocks(),
         cfile: &inputs.cfile,
@@ -197,6 +204,7 @@ fn run_one(gpu: &gpu::Gpu, name: &str, mut u: Unstructured, p: &SmithProgram, t:
             continue;
         };
         t.compared += 1;
+        t.vtx_compared += vtx as usize;
         let e = expected(r);
         let bits: u64 = e.iter().zip(got).map(|(a, b)| (a ^ b).count_ones() as u64).sum();
         if bits != 0 || got[OUT_ERR as usize] != 0 {
@@ -245,10 +253,12 @@ fn latte_translations_match_the_interpreter() {
     }
     eprintln!("corpus part: {corpus_tally}");
     eprintln!(
-        "{} programs: {} translated ({} not yet: fetch clauses), {} invocations compared, {} skipped (interpreter error), {} mismatched ({} bits), {} differing in programs with transcendentals (not exact yet); pipeline build + run {:.1} s; total {:.1} s",
+        "{} programs: {} translated ({} not yet: TEX fetches; {} with VTX fetches, {} of their invocations compared), {} invocations compared, {} skipped (interpreter error), {} mismatched ({} bits), {} differing in programs with transcendentals (not exact yet); pipeline build + run {:.1} s; total {:.1} s",
         t.programs,
         t.translated,
         t.unsupported,
+        t.vtx_programs,
+        t.vtx_compared,
         t.compared,
         t.interp_errors,
         t.mismatched_invocations,

@@ -1,6 +1,6 @@
 //! Latte translation: every vertex and pixel program of corpus/latte and corpus/latte-mesa and
 //! `latte::smith` programs either translate to a module naga validates and every back end
-//! writes, or name what is not translated yet (fetch clauses). LATTE_TRANSLATE_PROGRAMS sets the
+//! writes, or name what is not translated yet (TEX fetches). LATTE_TRANSLATE_PROGRAMS sets the
 //! number of smith programs (quick tier 50, full 1,000; docs/testing.md).
 
 use arbitrary::Unstructured;
@@ -115,7 +115,7 @@ fn corpus_programs_translate_and_validate() {
         ok += check(name, p, *stage, &Options::default(), &mut files) as usize;
     }
     files.validate();
-    eprintln!("{ok} of {} corpus vertex/pixel programs translated (the rest use fetch clauses)", progs.len());
+    eprintln!("{ok} of {} corpus vertex/pixel programs translated (the rest use TEX fetches)", progs.len());
     assert!(progs.len() > 50 && ok > 0);
 }
 
@@ -138,6 +138,6 @@ fn smith_programs_translate_and_validate() {
         ok += check(&format!("smith seed {seed}"), &sp.program, stage, &options, &mut files) as usize;
     }
     files.validate();
-    eprintln!("{ok} of {n} smith programs translated (the rest use fetch clauses)");
+    eprintln!("{ok} of {n} smith programs translated (the rest use TEX fetches)");
     assert!(ok > 0);
 }

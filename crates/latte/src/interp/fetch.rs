@@ -11,7 +11,7 @@ use crate::isa::VtxInst;
 /// Mesa's R11G11B10 mapping shows). Values of Mesa's r600 `EVTXDataFormat` / decaf
 /// `SQ_DATA_FORMAT`. The depth formats (8_24, 24_8 and their FLOAT forms, X24_8_32_FLOAT) are
 /// not vertex formats and are not read.
-pub(crate) fn data_format(fmt: u8) -> Option<(&'static [u32], bool, bool)> {
+pub fn data_format(fmt: u8) -> Option<(&'static [u32], bool, bool)> {
     let (c, float, packed): (&'static [u32], bool, bool) = match fmt {
         1 => (&[8], false, false),
         2 => (&[4, 4], false, true),

@@ -25,6 +25,8 @@ pub mod state;
 pub mod tex;
 
 pub use error::{At, InterpError, Result};
+/// The component layout of each VTX DATA_FORMAT, shared with the translation.
+pub use fetch::data_format;
 pub use gs::{run_geometry, GsOutput};
 /// The comparison of each SET*, PRED_SET* and KILL* opcode, shared with the translation.
 pub use ops::{kill_cmp, pred_cmp, set_cmp, Cmp, Ty};

@@ -112,6 +112,8 @@ pub(crate) struct Em<'p, 'm> {
     pub cap: u32,
     pub loop_consts: BTreeMap<u8, u32>,
     pub bool_consts: u32,
+    /// The fetch buffers and helpers (programs with VTX fetches).
+    pub vtx: Option<super::vtx::Vtx>,
 }
 
 impl Em<'_, '_> {
@@ -383,7 +385,7 @@ impl Em<'_, '_> {
     }
 
     /// Lanes that run an instruction: active (and valid, under VALID_PIXEL_MODE).
-    fn runs(&mut self, vpm: bool) -> H {
+    pub(crate) fn runs(&mut self, vpm: bool) -> H {
         let a = self.active();
         if vpm {
             let v = self.fb.load(self.valid);
@@ -488,10 +490,7 @@ impl Em<'_, '_> {
         let cond = self.cond(n);
         match n.op {
             0x00 | 0x1A | 0x13 => {}
-            0x01 | 0x02 | 0x03 | 0x1B | 0x1C | 0x1D => {
-                // Fetch clauses are rejected before emission (`super::unsupported`).
-                self.fail_always(ERR_UNSUPPORTED);
-            }
+            0x01 | 0x02 | 0x03 | 0x1B | 0x1C | 0x1D => self.fetch_clause(pc, n),
             0x04 | 0x06 | 0x07 => {
                 let dx9 = n.op != 0x06;
                 let c = self.loop_consts.get(&n.cf_const).copied().unwrap_or(::latte::interp::DEFAULT_LOOP_CONST);

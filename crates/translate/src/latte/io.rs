@@ -17,6 +17,7 @@ use naga::{
     ResourceBinding, Span, Statement, StorageAccess, TypeInner, VectorSize,
 };
 
+use super::fetch::{FETCH_DATA_BINDING, FETCH_GROUP, FETCH_TABLE_BINDING};
 use super::flow::{Em, Gpr, Gprs, Sink, Types, STACK_LIMIT};
 use super::ops::H;
 use super::{FlowKind, Options, Stage};
@@ -136,6 +137,17 @@ fn uses(prog: &Program) -> Uses {
                 }
                 u.gprs.insert(i.dst_gpr as u32 & 127);
                 u.rel |= i.dst_rel;
+            }
+        }
+        if let ClauseBody::Fetch(f) = &cl.body {
+            // SEMANTIC and relative fetches write a GPR chosen at run time.
+            for v in f.iter().filter_map(|i| match i {
+                ::latte::isa::FetchInst::Vtx(v) => Some(v),
+                ::latte::isa::FetchInst::Tex(_) => None,
+            }) {
+                u.gprs.insert(v.src_gpr as u32 & 127);
+                u.gprs.insert(v.dst as u32 & 127);
+                u.rel |= v.src_rel || v.op != 0 || v.dst & 0x80 != 0;
             }
         }
     }
@@ -278,6 +290,13 @@ pub(crate) fn compute_module(prog: &Program, _stage: Stage, options: &Options) -
         (IO_GROUP, OUT_BINDING),
         out_ty,
     );
+    let vtx = super::vtx::has_vtx(prog).then(|| {
+        let words = ty(&mut module, TypeInner::Array { base: u32t, size: naga::ArraySize::Dynamic, stride: 4 });
+        let read = AddressSpace::Storage { access: StorageAccess::LOAD };
+        let table = global(&mut module, "fetch_table", read, (FETCH_GROUP, FETCH_TABLE_BINDING), words);
+        let data = global(&mut module, "fetch_data", read, (FETCH_GROUP, FETCH_DATA_BINDING), words);
+        super::vtx::build(&mut module, table, data)
+    });
     let cap = stack_capacity(prog);
     let stack_ty = array(&mut module, u32t, cap, 4);
     let gpr_arr_ty = array(&mut module, vec4u, 128, 16);
@@ -410,6 +429,7 @@ pub(crate) fn compute_module(prog: &Program, _stage: Stage, options: &Options) -
         cap,
         loop_consts: options.loop_consts.clone(),
         bool_consts: options.bool_consts,
+        vtx,
     };
     let mut sink = ComputeSink { out: vout_p, base: out_base };
     let flow = if Em::is_straight(prog) {

@@ -16,11 +16,13 @@
 //! the code: they are part of [`Options`].
 
 mod alu;
+mod fetch;
 mod flow;
 pub mod interface;
 mod io;
 mod ops;
 mod varyings;
+mod vtx;
 
 use std::collections::BTreeMap;
 
@@ -28,7 +30,7 @@ pub use interface::{gfd_interfaces, header_semantics, Interface, InterfaceError}
 pub use varyings::{Varyings, VaryingsError, MAX_VARYING_LOCATIONS};
 
 use ::latte::isa::program::ClauseBody;
-use ::latte::isa::{CfInst, FetchInst, Program};
+use ::latte::isa::{FetchInst, Program};
 use naga::valid::ModuleInfo;
 use naga::{Module, ShaderStage};
 
@@ -40,6 +42,11 @@ pub use io::{
     export_slot, BLOCK_VEC4S, CFILE_GROUP, COMPUTE_ENTRY, EXPORT_SLOTS, IN_BINDING, IN_STRIDE, IO_GROUP, MEM_MAX,
     OUT_BINDING, OUT_ERR, OUT_EXPORTS, OUT_GPRS, OUT_KILLED, OUT_MEM, OUT_MEM_COUNT, OUT_UNMAPPED, OUT_WORDS,
     WORKGROUP,
+};
+
+pub use fetch::{
+    format_word, FetchData, FETCH_BUFFERS, FETCH_DATA_BINDING, FETCH_GROUP, FETCH_TABLE_BINDING, FETCH_TABLE_WORDS,
+    NO_SEMANTIC,
 };
 
 use crate::{backend, Error, Output, Precision, Target};
@@ -85,6 +92,7 @@ pub struct Translation {
     stage: Stage,
     blocks: Vec<u8>,
     cfile: bool,
+    fetches: bool,
 }
 
 impl Translation {
@@ -106,6 +114,11 @@ impl Translation {
     /// Whether the program reads the constant file (bound in group [`CFILE_GROUP`]).
     pub fn reads_cfile(&self) -> bool {
         self.cfile
+    }
+
+    /// Whether the program reads the fetch buffers (group [`FETCH_GROUP`]: VTX fetches).
+    pub fn reads_fetch_buffers(&self) -> bool {
+        self.fetches
     }
 
     /// The stage it was translated for.
@@ -136,23 +149,12 @@ impl Translation {
     }
 }
 
-/// The first thing of `prog` the translation does not cover yet, with the CF index: fetch
-/// clauses (VTX and TEX).
+/// The first thing of `prog` the translation does not cover yet, with the CF index: TEX
+/// fetches.
 pub fn unsupported(prog: &Program) -> Option<(usize, String)> {
-    for c in &prog.clauses {
-        if let ClauseBody::Fetch(f) = &c.body {
-            if let Some(fi) = f.first() {
-                let what = match fi {
-                    FetchInst::Vtx(_) => "VTX fetch",
-                    FetchInst::Tex(_) => "TEX fetch",
-                };
-                return Some((c.cf_index, what.to_string()));
-            }
-        }
-    }
-    prog.cf.iter().enumerate().find_map(|(i, c)| match c {
-        CfInst::Normal(n) if matches!(n.op, 0x01..=0x03 | 0x1B..=0x1D) => {
-            Some((i, format!("fetch clause {}", c.name())))
+    prog.clauses.iter().find_map(|c| match &c.body {
+        ClauseBody::Fetch(f) if f.iter().any(|i| matches!(i, FetchInst::Tex(_))) => {
+            Some((c.cf_index, "TEX fetch".to_string()))
         }
         _ => None,
     })
@@ -169,5 +171,6 @@ pub fn translate(prog: &Program, stage: Stage, options: &Options) -> Result<Tran
     }
     let (module, flow, blocks, cfile) = io::compute_module(prog, stage, options);
     let info = backend::validate(&module)?;
-    Ok(Translation { module, info, precision: options.precision, flow, stage, blocks, cfile })
+    let fetches = vtx::has_vtx(prog);
+    Ok(Translation { module, info, precision: options.precision, flow, stage, blocks, cfile, fetches })
 }
