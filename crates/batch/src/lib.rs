@@ -6,6 +6,10 @@
 //! and the game-wide `varyings.txt`) and returns the [`Report`] (also written as
 //! `report.json`). One bad file or shader never stops the run: it is reported.
 //!
+//! With a [`Verifier`] ([`run_verified`], `shaderport batch --verify`) every translated or
+//! cached shader is also checked on the device, and the outcome goes into its report entry and
+//! the totals.
+//!
 //! An unchanged dump costs little the second time: a shader whose key, options and output
 //! files (by SHA-1) match the previous `report.json` is not translated again, and a file whose
 //! bytes are already on disk is not written.
@@ -16,7 +20,9 @@ pub mod collect;
 mod report;
 
 pub use collect::{collect, Collection, FileError, Shader, Source};
-pub use report::{Config, Report, ShaderReport, Slow, Status, Times, Totals, VaryingsReport};
+pub use report::{
+    Config, Report, ShaderReport, Slow, Status, Times, Totals, VaryingsReport, Verified, VerifyStatus, VerifyTotals,
+};
 
 use latte::gfd::Stage;
 use latte::key::sha1_hex;
@@ -208,6 +214,10 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, Error> {
     Ok(true)
 }
 
+/// A device check of one shader: its decoded program and stage (translated again by the
+/// checker, with the run's precision). Called from the worker threads.
+pub type Verifier<'a> = dyn Fn(&latte::isa::Program, translate::latte::Stage) -> Verified + Sync + 'a;
+
 /// Batch-translates the dump under `dir` into `out`. `progress(done, total, key)` is called
 /// after each shader, from the worker threads.
 ///
@@ -218,6 +228,20 @@ pub fn run(
     out: &Path,
     opts: &Options,
     progress: &(dyn Fn(usize, usize, &str) + Sync),
+) -> Result<Report, Error> {
+    run_verified(dir, out, opts, progress, None)
+}
+
+/// [`run`], and each shader that translated (this run or cached) checked by `verify`.
+///
+/// # Errors
+/// See [`Error`].
+pub fn run_verified(
+    dir: &Path,
+    out: &Path,
+    opts: &Options,
+    progress: &(dyn Fn(usize, usize, &str) + Sync),
+    verify: Option<&Verifier<'_>>,
 ) -> Result<Report, Error> {
     let start = Instant::now();
     std::fs::create_dir_all(out).map_err(|source| Error::Write { path: out.to_path_buf(), source })?;
@@ -242,7 +266,12 @@ pub fn run(
         shaders
             .par_iter()
             .map(|s| {
-                let r = shader_report(s, opts, &map, out, previous.get(&s.key));
+                let r = shader_report(s, opts, &map, out, previous.get(&s.key)).map(|mut r| {
+                    if let Some(v) = verify {
+                        r.verify = check(s, &r, v);
+                    }
+                    r
+                });
                 let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                 progress(n, total, &s.key);
                 r
@@ -264,6 +293,32 @@ pub fn run(
     let path = out.join("report.json");
     std::fs::write(&path, json).map_err(|source| Error::Write { path, source })?;
     Ok(report)
+}
+
+/// The device check of a shader that translated; `None` for one that did not.
+fn check(s: &Shader, r: &ShaderReport, verify: &Verifier<'_>) -> Option<Verified> {
+    if r.status == Status::Failed {
+        return None;
+    }
+    let stage = match s.stage {
+        Stage::Vertex => translate::latte::Stage::Vertex,
+        Stage::Pixel => translate::latte::Stage::Pixel,
+        Stage::Geometry => return None,
+    };
+    let t = Instant::now();
+    let mut v = match latte::isa::Program::decode_bytes(&s.program, s.program_offset) {
+        Ok(p) => verify(&p, stage),
+        Err(e) => Verified {
+            status: VerifyStatus::Error,
+            passed: 0,
+            failed: 0,
+            skipped: 0,
+            error: Some(format!("decode: {e}")),
+            us: 0,
+        },
+    };
+    v.us = t.elapsed().as_micros() as u64;
+    Some(v)
 }
 
 fn shader_report(

@@ -1,5 +1,6 @@
 //! `report.json`: per shader its key, SHA-1, sources, stage, status, error, sizes and phase
-//! times; the files that could not be read; totals and the slowest ten (docs/batch.md).
+//! times, and with `--verify` its device check; the files that could not be read; totals and
+//! the slowest ten (docs/batch.md).
 
 use crate::collect::{Collection, FileError, Shader, Source};
 use crate::{stage_name, Options, INTERFACE};
@@ -65,6 +66,56 @@ pub struct Times {
     pub total_us: u64,
 }
 
+/// The outcome of a shader's device check.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum VerifyStatus {
+    /// Every compared invocation matched the interpreter.
+    Passed,
+    /// At least one invocation differed.
+    Failed,
+    /// The check could not run (see `error`).
+    Error,
+}
+
+/// A shader's device check (`--verify`): its translation on the Vulkan device against
+/// `latte::interp`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Verified {
+    /// Outcome.
+    pub status: VerifyStatus,
+    /// Invocations that matched.
+    pub passed: usize,
+    /// Invocations that differed.
+    pub failed: usize,
+    /// Invocations the interpreter could not run (not compared).
+    pub skipped: usize,
+    /// Why the check could not run, or the first mismatch.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub error: Option<String>,
+    /// Microseconds the check took.
+    pub us: u64,
+}
+
+/// Totals of the device checks of a run.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct VerifyTotals {
+    /// Shaders checked.
+    pub shaders: usize,
+    /// Shaders whose every invocation matched.
+    pub passed: usize,
+    /// Shaders with a differing invocation.
+    pub failed: usize,
+    /// Shaders whose check could not run.
+    pub errors: usize,
+    /// Invocations that matched, over all shaders.
+    pub cases_passed: usize,
+    /// Invocations that differed, over all shaders.
+    pub cases_failed: usize,
+    /// Microseconds of all checks (summed over the workers).
+    pub us: u64,
+}
+
 /// One unique shader's entry.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct ShaderReport {
@@ -89,6 +140,9 @@ pub struct ShaderReport {
     pub written: usize,
     /// Every file and container entry it came from.
     pub sources: Vec<Source>,
+    /// Its device check (`--verify` only; a shader that failed to translate has none).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub verify: Option<Verified>,
 }
 
 impl ShaderReport {
@@ -104,6 +158,7 @@ impl ShaderReport {
             outputs: BTreeMap::new(),
             written: 0,
             sources: s.sources.clone(),
+            verify: None,
         }
     }
 }
@@ -142,6 +197,9 @@ pub struct Totals {
     pub collect_us: u64,
     /// The whole run, microseconds.
     pub wall_us: u64,
+    /// The device checks (`--verify` only).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub verify: Option<VerifyTotals>,
 }
 
 /// The game-wide varying map of a run.
@@ -210,6 +268,18 @@ impl Report {
             t.phases.emit_us += s.times.emit_us;
             t.phases.write_us += s.times.write_us;
             t.phases.total_us += s.times.total_us;
+            if let Some(v) = &s.verify {
+                let vt = t.verify.get_or_insert_with(VerifyTotals::default);
+                vt.shaders += 1;
+                match v.status {
+                    VerifyStatus::Passed => vt.passed += 1,
+                    VerifyStatus::Failed => vt.failed += 1,
+                    VerifyStatus::Error => vt.errors += 1,
+                }
+                vt.cases_passed += v.passed;
+                vt.cases_failed += v.failed;
+                vt.us += v.us;
+            }
         }
         t.files_written += varyings.written as usize;
         let mut slow: Vec<Slow> = shaders
@@ -236,8 +306,10 @@ impl Report {
         }
     }
 
-    /// Whether anything failed (a file, an entry or a shader): the run's exit status.
+    /// Whether anything failed (a file, an entry, a shader or a device check): the run's exit
+    /// status.
     pub fn failed(&self) -> bool {
-        self.totals.failed > 0 || !self.file_errors.is_empty()
+        let verify = self.totals.verify.as_ref().is_some_and(|v| v.failed + v.errors > 0);
+        self.totals.failed > 0 || !self.file_errors.is_empty() || verify
     }
 }

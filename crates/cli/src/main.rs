@@ -45,9 +45,11 @@ enum Command {
     Inspect(inspect::InspectArgs),
     /// Run the main job on the samples built into the binary.
     Demo(demo::DemoArgs),
-    /// Translate a PICA200 shader (SHBIN) or BRRES materials to SPIR-V, GLSL, MSL, HLSL or WGSL.
+    /// Translate a PICA200 shader (SHBIN), a Wii U Latte shader (.gsh, .es, .spkg, .lfx, raw) or
+    /// BRRES materials to SPIR-V, GLSL, MSL, HLSL or WGSL.
     Translate(translate::TranslateArgs),
-    /// Run a translated shader (SHBIN, or BRRES materials) on the Vulkan device against the reference.
+    /// Run a translated shader (SHBIN, Latte program or BRRES materials) on the Vulkan device
+    /// against the reference.
     Verify(verify::VerifyArgs),
     /// Translate a whole Wii U shader dump: keyed SPIR-V (and other targets), listings, report.json.
     Batch(batch::BatchArgs),

@@ -3,6 +3,10 @@
 //! (docs/pica-translate.md). Without `-o` the output goes to stdout; SPIR-V (binary) is refused
 //! when stdout is a terminal.
 //!
+//! `shaderport translate FILE.gsh|.es|.spkg|.lfx [--entry N] [--stage vs|ps|gs] --to T [-o OUT]`
+//! (or a bare program with `--raw --stage S`): a Latte program through `translate::latte`
+//! (docs/latte-translate.md "Command line"), chosen by the file's contents.
+//!
 //! `shaderport translate FILE.brres [--material NAME]... [--all] --to T [-o OUT]`: BRRES
 //! materials to TEV fragment shaders (docs/gx-cli.md): one material as above; several need
 //! `-o DIR` and get one file each.
@@ -19,11 +23,18 @@ use translate::{Precision, Target};
 
 #[derive(Args)]
 pub struct TranslateArgs {
-    /// The SHBIN (or BRRES) to translate.
+    /// The SHBIN, Latte file (.gsh, .es, .spkg, .lfx; bare words with --raw) or BRRES to
+    /// translate.
     file: PathBuf,
-    /// Which executable (DVLE) of the file.
+    /// Which executable (DVLE) of a SHBIN, or which GFD of an MT container (0-based).
     #[arg(long, default_value_t = 0)]
     entry: usize,
+    /// Latte: the shader of the GFD (vs, ps or gs); a bare program's stage with --raw.
+    #[arg(long, value_enum)]
+    stage: Option<crate::latte::select::LatteStage>,
+    /// Latte: the file is bare little-endian program words, as `latte disasm --raw` takes them.
+    #[arg(long)]
+    raw: bool,
     /// Output language: spirv, glsl (450), glsl-es (ES 310), msl, hlsl or wgsl.
     #[arg(long = "to")]
     to: Target,
@@ -58,7 +69,6 @@ pub fn not_a_shbin(file: &Path, bytes: &[u8], translating: bool) -> Option<Strin
     if pica::shbin::is_shbin(bytes) {
         return None;
     }
-    let latte = if translating { "; Latte translation is not available yet" } else { "" };
     let gx = if translating { "; translate and verify take it with --material NAME or --all" } else { "" };
     let message = if pica::shbin::is_dvoj(bytes) {
         "a picasso object (DVOJ), not a linked SHBIN: assemble the sources into a SHBIN with `shaderport pica asm` \
@@ -72,7 +82,7 @@ pub fn not_a_shbin(file: &Path, bytes: &[u8], translating: bool) -> Option<Strin
             ContainerKind::Spkg => "an MT Framework shader package (.spkg)",
             ContainerKind::Lfx => "an MT Framework effect (.lfx)",
         };
-        format!("{what}{latte}; try `shaderport latte disasm`")
+        format!("{what}; try `shaderport latte disasm`")
     } else if bytes.starts_with(b"bres") {
         format!("a BRRES archive (Wii/GameCube models){gx}; try `shaderport gx inspect`")
     } else if let Some(text) = std::str::from_utf8(bytes).ok().filter(|t| !t.contains('\0')) {
@@ -81,7 +91,8 @@ pub fn not_a_shbin(file: &Path, bytes: &[u8], translating: bool) -> Option<Strin
                  `shaderport pica asm -o FILE.shbin FILE`"
                 .to_string(),
             Some(SourceKind::Latte) => {
-                format!("Latte assembly source{latte}; assemble it with `shaderport latte asm`")
+                let then = if translating { ", then translate the .gsh" } else { "" };
+                format!("Latte assembly source; assemble it with `shaderport latte asm`{then}")
             }
             Some(SourceKind::Json) => {
                 "a JSON file, not a SHBIN (a TEV job is run with `shaderport gx tev`)".to_string()
@@ -178,6 +189,14 @@ fn run_brres(args: &TranslateArgs, bytes: &[u8]) -> anyhow::Result<ExitCode> {
 
 pub fn run(args: TranslateArgs) -> anyhow::Result<ExitCode> {
     let bytes = std::fs::read(&args.file).with_context(|| format!("{}: cannot read", args.file.display()))?;
+    if args.raw || crate::latte::select::is_container(&bytes) {
+        let sel = crate::latte::select::Selection { raw: args.raw, stage: args.stage, entry: Some(args.entry) };
+        let out = crate::latte::translate::translate_file(&args.file, &bytes, sel, args.to, args.precision)?;
+        return write_out(&args, &out);
+    }
+    if args.stage.is_some() {
+        bail!("{}: --stage picks the shader of a Latte file (or --raw program); this is not one", args.file.display());
+    }
     if bytes.starts_with(b"bres") {
         return run_brres(&args, &bytes);
     }

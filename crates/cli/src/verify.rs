@@ -4,6 +4,9 @@
 //! primitives. Ends with the line `N passed, M failed`; exits non-zero
 //! when a case failed.
 //!
+//! `shaderport verify FILE.gsh|.es|.spkg|.lfx [--raw] [--stage S] [--entry N]`: Latte programs
+//! against `latte::interp` (crates/cli/src/latte/verify.rs).
+//!
 //! Each executable runs on a worker thread (gpu::verify::verify_with_limit) so that a pipeline
 //! the driver takes too long to build ends the run after `--timeout` seconds with the file, the
 //! executable and the phase named. Progress goes to stderr: a status line redrawn in place on a
@@ -24,16 +27,22 @@ use translate::Precision;
 
 #[derive(Args)]
 pub struct VerifyArgs {
-    /// The SHBIN, BRRES or fixed-function state (JSON of `pica cmdlist --state --json`) to
-    /// verify.
+    /// The SHBIN, Latte file (.gsh, .es, .spkg, .lfx; bare words with --raw), BRRES or
+    /// fixed-function state (JSON of `pica cmdlist --state --json`) to verify.
     file: PathBuf,
+    /// Latte: the file is bare little-endian program words (give --stage).
+    #[arg(long)]
+    raw: bool,
+    /// Latte: the shader to verify (vs, ps); default: every vertex and pixel shader.
+    #[arg(long, value_enum)]
+    stage: Option<crate::latte::select::LatteStage>,
     /// BRRES: the material to verify (repeatable; default: every material).
     #[arg(long = "material", value_name = "NAME")]
     materials: Vec<String>,
-    /// Which executable (DVLE); default: every executable of the file.
+    /// Which executable (DVLE), or which GFD of an MT container; default: every one.
     #[arg(long)]
     entry: Option<usize>,
-    /// Random input sets per executable (BRRES: pixels per material).
+    /// Random input sets per executable or Latte program (BRRES: pixels per material).
     #[arg(long, default_value_t = 64)]
     cases: usize,
     /// Float precision of the translation: fast, compat or exact.
@@ -70,6 +79,24 @@ fn run_brres(args: &VerifyArgs, bytes: &[u8]) -> anyhow::Result<ExitCode> {
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let bytes = std::fs::read(&args.file).with_context(|| format!("{}: cannot read", args.file.display()))?;
+    let limit = (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout));
+    if args.raw || crate::latte::select::is_container(&bytes) {
+        return crate::latte::verify::run(crate::latte::verify::Request {
+            file: &args.file,
+            bytes: &bytes,
+            selection: crate::latte::select::Selection { raw: args.raw, stage: args.stage, entry: args.entry },
+            cases: args.cases,
+            precision: args.precision,
+            seed: args.seed,
+            limit,
+        });
+    }
+    if args.stage.is_some() {
+        anyhow::bail!(
+            "{}: --stage picks the shader of a Latte file (or --raw program); this is not one",
+            args.file.display()
+        );
+    }
     if bytes.starts_with(b"bres") {
         return run_brres(&args, &bytes);
     }
@@ -94,7 +121,6 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let gpu = Arc::new(Gpu::new()?);
     eprintln!("device: {}", gpu.adapter);
     let shbin = Arc::new(shbin);
-    let limit = (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout));
     let mut status = Status::new(std::io::stderr().is_terminal());
     let (mut passed, mut failed) = (0, 0);
     let count = entries.len();

@@ -234,3 +234,76 @@ fn batch_reports_a_corrupted_file_and_translates_the_rest_to_every_target() {
     }
     let _ = std::fs::remove_dir_all(root);
 }
+
+#[test]
+fn batch_verify_checks_each_translated_shader_on_the_device() {
+    let root = testkit::temp_dir("batch-verify");
+    let (dir, out) = (root.join("dump"), root.join("out"));
+    let _ = std::fs::remove_dir_all(&out);
+    // One loose pixel shader (and null.es repeating it), uber.es and one vertex shader: 3 keys.
+    let cfg = DumpConfig {
+        seed: 2,
+        es_files: 1,
+        es_unique: 1,
+        spkg_differing: 0,
+        vertex: 1,
+        geometry_pairs: 0,
+        fetches: false,
+    };
+    let dump = generate(&cfg);
+    dump.write_to(&dir).expect("write the dump");
+    let o = Command::new(env!("CARGO_BIN_EXE_shaderport"))
+        .args(["batch", dir.to_str().unwrap(), "--out", out.to_str().unwrap(), "--verify", "--cases", "8"])
+        .env_remove("XDG_RUNTIME_DIR")
+        .output()
+        .expect("run shaderport");
+    let (stdout, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    if err.contains("no Vulkan device") {
+        assert!(!testkit::required(), "{err}");
+        return;
+    }
+    assert!(!err.contains("panicked"), "{err}");
+    let r = report(&out);
+    assert_eq!(dump.expected.keys.len(), 3);
+    let shaders = r["shaders"].as_array().unwrap();
+    assert_eq!(shaders.len(), 3);
+    // Each shader's check is in its entry, its status agreeing with its counts; one that did
+    // not pass is named on stderr with its first mismatch.
+    let (mut passed_shaders, mut cases_passed, mut cases_failed) = (0, 0, 0);
+    for s in shaders {
+        assert_eq!(s["status"], "ok", "{s}");
+        let v = &s["verify"];
+        let (p, f) = (v["passed"].as_u64().unwrap(), v["failed"].as_u64().unwrap());
+        // Pixel programs' helper lanes are not compared; vertex programs compare all 8.
+        assert!(p + f > 0 && p + f <= 8, "{s}");
+        if s["stage"] == "vert" {
+            assert_eq!(p + f + v["skipped"].as_u64().unwrap(), 8, "{s}");
+        }
+        if f == 0 {
+            assert_eq!(v["status"], "passed", "{s}");
+            passed_shaders += 1;
+        } else {
+            assert_eq!(v["status"], "failed", "{s}");
+            let key = format!("{}.{}", s["key"].as_str().unwrap(), s["stage"].as_str().unwrap());
+            let line = err.lines().find(|l| l.contains(&key) && l.contains("verify failed: invocation "));
+            assert!(line.is_some(), "{key}: {err}");
+        }
+        cases_passed += p;
+        cases_failed += f;
+    }
+    let t = &r["totals"]["verify"];
+    assert_eq!((t["shaders"].as_u64(), t["passed"].as_u64()), (Some(3), Some(passed_shaders)));
+    assert_eq!((t["cases_passed"].as_u64(), t["cases_failed"].as_u64()), (Some(cases_passed), Some(cases_failed)));
+    let line = format!(
+        "verify: 3 shaders: {passed_shaders} passed, {} failed, 0 errors; {cases_passed} cases passed, {cases_failed} failed;",
+        3 - passed_shaders
+    );
+    assert!(stdout.contains(&line), "{stdout}");
+    assert_eq!(o.status.success(), passed_shaders == 3, "{err}");
+    // A run without --verify leaves the check out of the report.
+    let o = shaderport(&["batch", dir.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(o.status.success());
+    let r = report(&out);
+    assert!(r["totals"]["verify"].is_null() && r["shaders"][0]["verify"].is_null(), "{}", r["totals"]);
+    let _ = std::fs::remove_dir_all(root);
+}

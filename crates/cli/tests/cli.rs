@@ -129,8 +129,13 @@ fn demo_runs_and_every_check_passes() {
     let text = stdout(&out);
     assert!(!text.contains("FAILED") && !text.contains("MISMATCH"), "{text}");
     // Every source has its table, and the TEV picture is a PNG of the stated size.
-    for section in ["sample ", "translation ", "latte sample ", "gx material "] {
+    for section in ["sample ", "translation ", "latte sample ", "latte translation ", "gx material "] {
         assert!(text.contains(section), "{section}: {text}");
+    }
+    // The Latte sample's two programs, each to every back end.
+    for stage in [" vs ", " ps "] {
+        let row = text.lines().find(|l| l.starts_with("MultiDRC colorShader") && l.contains(stage));
+        assert!(row.is_some_and(|r| r.ends_with("spirv glsl glsl-es msl hlsl wgsl")), "{stage}: {text}");
     }
     let png = std::fs::read(dir.join("tev.png")).expect("the demo writes tev.png");
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
@@ -491,14 +496,25 @@ const TRANSLATE: &[&str] = &["translate", "--to", "glsl"];
 const VERIFY: &[&str] = &["verify", "--cases", "1"];
 
 #[test]
-fn translate_and_verify_name_a_gfd_and_point_to_latte_disasm() {
+fn translate_and_verify_take_a_gfd_and_name_the_stage_and_instruction_they_cannot_translate() {
+    // librw's skin.gsh: a vertex and a pixel shader; its pixel shader samples a texture.
     let gsh = corpus("latte/librw/skin.gsh");
     for args in [TRANSLATE, VERIFY] {
         let err = refused(args, &gsh);
-        assert!(err.contains("a GX2 shader (GFD)"), "{err}");
-        assert!(err.contains("Latte translation is not available yet"), "{err}");
-        assert!(err.contains("shaderport latte disasm"), "{err}");
+        assert!(!err.contains("not available yet"), "{err}");
+        match args[0] {
+            // One program per translation: the file's two shaders need --stage.
+            "translate" => assert!(err.contains("vertex and pixel shaders: give --stage"), "{err}"),
+            // Every shader is verified: the pixel shader's fetch clause is named.
+            _ if err.contains("no Vulkan device") => {}
+            _ => assert!(err.contains("pixel shader: CF ") && err.contains("TEX fetch"), "{err}"),
+        }
     }
+    let out = shaderport(&["translate", "--to", "glsl", "--stage", "vs", &gsh]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("GL_ARB_compute_shader"), "{}", stdout(&out));
+    let err = refused(&["translate", "--to", "glsl", "--stage", "ps"], &gsh);
+    assert!(err.contains("pixel shader: CF ") && err.contains("not translated yet: TEX fetch"), "{err}");
 }
 
 #[test]

@@ -8,6 +8,7 @@
 
 pub mod glsl;
 mod latte_run;
+pub mod latte_verify;
 pub mod pica_fs;
 mod points;
 mod render;
@@ -16,6 +17,7 @@ pub mod verify;
 
 pub use glsl::{GlslAttribute, GlslDraw, GlslRun, GlslShape, GlslTexture, TexelKind};
 pub use latte_run::LatteRun;
+pub use latte_verify::{verify_latte, LatteReport, LatteSettings, LatteVerifyError};
 pub use render::VertexRun;
 
 use std::borrow::Cow;

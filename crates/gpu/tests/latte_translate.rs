@@ -1,38 +1,24 @@
 //! Latte translations on the Vulkan device against `latte::interp`, bit for bit: every vertex
 //! and pixel program of corpus/latte and corpus/latte-mesa and `latte::smith` programs
 //! (LATTE_TRANSLATE_PROGRAMS: full 10, quick 3; docs/testing.md), 64 input sets each, run
-//! by the compute form (each invocation one input set; final GPRs, exports, memory writes, the
-//! kill bit and the error flags compared). Programs the translation does not cover yet (TEX
+//! by the compute form through the runner `shaderport verify` shares (gpu::latte_verify; each
+//! invocation one input set; final GPRs, exports, memory writes, the kill bit and the error
+//! flags compared). Programs the translation does not cover yet (TEX
 //! fetches) are counted and printed. Without a Vulkan device the test skips, unless
 //! SHADERPORT_REQUIRE_GPU is set.
 
 use arbitrary::Unstructured;
-use gpu::LatteRun;
+use gpu::latte_verify::{seeded_bytes as bytes, verify_smith};
+use gpu::LatteVerifyError;
 use latte::gfd::{GfdFile, Stage as GStage};
-use latte::interp::{Config, ExportKind, Inputs, Invocation, InvocationResult, Stage as IStage, Vm};
+use latte::interp::Stage as IStage;
 use latte::isa::Program;
 use latte::smith::SmithProgram;
-use translate::latte::{
-    export_slot, translate, FetchData, Options, Stage, EXPORT_SLOTS, IN_STRIDE, MEM_MAX, OUT_ERR, OUT_EXPORTS,
-    OUT_GPRS, OUT_KILLED, OUT_MEM, OUT_MEM_COUNT, OUT_UNMAPPED, OUT_WORDS,
-};
 use translate::{Error, Precision};
 
 mod common;
 
 const CASES: usize = 64;
-
-fn bytes(seed: u64, n: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
-}
 
 fn corpus() -> Vec<(String, SmithProgram)> {
     let mut out = Vec::new();
@@ -57,86 +43,11 @@ fn corpus() -> Vec<(String, SmithProgram)> {
     out
 }
 
-/// The output record the interpreter's result stands for.
-fn expected(r: &InvocationResult) -> Vec<u32> {
-    let mut w = vec![0u32; OUT_WORDS as usize];
-    w[OUT_KILLED as usize] = r.killed as u32;
-    for (i, g) in r.gprs.iter().enumerate().take(128) {
-        w[OUT_GPRS as usize + i * 4..OUT_GPRS as usize + i * 4 + 4].copy_from_slice(g);
-    }
-    let mut unmapped = r.gs_events.len() as u32;
-    for e in &r.exports {
-        let kind = match e.kind {
-            ExportKind::Pixel => 0,
-            ExportKind::Pos => 1,
-            ExportKind::Param => 2,
-            ExportKind::Reserved => 3,
-        };
-        match export_slot(kind, e.index) {
-            Some(s) => {
-                let b = (OUT_EXPORTS + s * 8) as usize;
-                w[b..b + 4].copy_from_slice(&e.value);
-                w[b + 4] = e.mask as u32;
-                w[b + 5] += 1;
-            }
-            None => unmapped += 1,
-        }
-    }
-    w[OUT_UNMAPPED as usize] = unmapped;
-    w[OUT_MEM_COUNT as usize] = r.mem_writes.len() as u32;
-    for (k, m) in r.mem_writes.iter().take(MEM_MAX as usize).enumerate() {
-        let b = OUT_MEM as usize + k * 8;
-        w[b] = m.op as u32;
-        w[b + 1] = m.addr;
-        w[b + 2] = m.comp_mask as u32 | if m.index.is_some() { 0x100 } else { 0 };
-        w[b + 3] = m.index.unwrap_or(0);
-        w[b + 4..b + 8].copy_from_slice(&m.value);
-    }
-    let _ = EXPORT_SLOTS;
-    w
-}
-
-/// Interpreter results per invocation (`None` where its lane group stopped with an error).
-fn reference(p: &SmithProgram, inputs: &Inputs, invs: &[Invocation]) -> Vec<Option<InvocationResult>> {
-    let vm = Vm::new(&p.program);
-    let cfg = Config::default();
-    let mut out = Vec::new();
-    if p.stage == IStage::Pixel {
-        for q in invs.chunks(4) {
-            match vm.run_group(inputs, &cfg, q, q.len() == 4) {
-                Ok(r) => out.extend(r.into_iter().map(Some)),
-                Err(_) => out.extend(q.iter().map(|_| None)),
-            }
-        }
-    } else {
-        for inv in invs {
-            out.push(vm.run_group(inputs, &cfg, std::slice::from_ref(inv), false).ok().and_then(|mut r| r.pop()));
-        }
-    }
-    out
-}
-
-/// Whether the program uses an opcode the translation does not compute bit-exactly yet.
-fn uses_transcendentals(p: &Program) -> bool {
-    use latte::isa::program::ClauseBody;
-    p.clauses.iter().any(|c| {
-        match &c.body {
-        ClauseBody::Alu(groups) => groups.iter().flat_map(|g| &g.insts).any(|i| {
-            matches!(&i.kind, latte::isa::AluKind::Op2(o) if matches!(o.op, 0x61..=0x63 | 0x67..=0x69 | 0x6E | 0x6F))
-        }),
-        ClauseBody::Fetch(_) => false,
-    }
-    })
-}
-
 #[derive(Default, Debug)]
 struct Tally {
     programs: usize,
     translated: usize,
     unsupported: usize,
-    /// Translated programs with VTX fetches, and their invocations compared.
-    vtx_programs: usize,
-    vtx_compared: usize,
     compared: usize,
     interp_errors: usize,
     mismatched_invocations: usize,
@@ -144,92 +55,40 @@ struct Tally {
     /// Mismatches in programs that use EXP/LOG/RECIPSQRT/SIN/COS, which the translation
     /// computes with the device's f32 functions (docs/latte-translate.md "Precision").
     transcendental_mismatches: usize,
+    /// Programs that read the VTX fetch buffers, and their compared invocations.
+    vtx_programs: usize,
+    vtx_compared: usize,
     failures: Vec<String>,
     build: std::time::Duration,
 }
 
+/// One program through the shared runner (gpu::latte_verify) in `exact`: nothing tolerated.
 fn run_one(gpu: &gpu::Gpu, name: &str, mut u: Unstructured, p: &SmithProgram, t: &mut Tally) {
     t.programs += 1;
-    let inputs = latte::smith::inputs(&mut u, p).unwrap_or_default();
-    let invs = latte::smith::invocations(&mut u, p, CASES).unwrap();
-    let stage = if p.stage == IStage::Pixel { Stage::Pixel } else { Stage::Vertex };
-    let options = Options {
-        precision: Precision::Exact,
-        loop_consts: inputs.loop_consts.clone(),
-        bool_consts: inputs.bool_consts,
-    };
-    let tr = match translate(&p.program, stage, &options) {
-        Ok(tr) => tr,
-        Err(Error::LatteUnsupported { .. }) => {
+    let r = match verify_smith(gpu, p, &mut u, CASES, Precision::Exact) {
+        Ok(r) => r,
+        Err(LatteVerifyError::Translate(Error::LatteUnsupported { .. })) => {
             t.unsupported += 1;
             return;
         }
         Err(e) => panic!("{name}: {e}"),
     };
     t.translated += 1;
-    let vtx = tr.reads_fetch_buffers();
-    t.vtx_programs += vtx as usize;
-    let words = tr.spirv().unwrap();
-    let mut input = vec![0u32; invs.len() * IN_STRIDE as usize * 4];
-    for (i, inv) in invs.iter().enumerate() {
-        let b = i * IN_STRIDE as usize * 4;
-        for &(r, v) in &inv.gprs {
-            if (r as usize) < 128 {
-                input[b + r as usize * 4..b + r as usize * 4 + 4].copy_from_slice(&v);
-            }
-        }
-        input[b + 128 * 4] = inv.invalid as u32;
-    }
-    let blocks: Vec<(u8, &[u32])> = inputs.uniform_blocks.iter().map(|(k, v)| (*k, v.as_slice())).collect();
-    let fetch = FetchData::from_inputs(&inputs);
-    let run = LatteRun {
-        fetch: Some(&fetch),
-        blocks: &blocks,
-        bind_blocks: tr.uniform_blocks(),
-        cfile: &inputs.cfile,
-        input: &input,
-        invocations: invs.len() as u32,
-    };
-    let (out, took) = gpu.run_latte_compute(&words, &run).unwrap_or_else(|e| panic!("{name}: {e}"));
-    t.build += took;
-    let want = reference(p, &inputs, &invs);
-    for (i, w) in want.iter().enumerate() {
-        if invs[i].invalid && p.stage == IStage::Pixel {
-            // Helper lanes: nothing of theirs is visible.
-            continue;
-        }
-        let got = &out[i * OUT_WORDS as usize..(i + 1) * OUT_WORDS as usize];
-        let Some(r) = w else {
-            t.interp_errors += 1;
-            continue;
-        };
-        t.compared += 1;
-        t.vtx_compared += vtx as usize;
-        let e = expected(r);
-        let bits: u64 = e.iter().zip(got).map(|(a, b)| (a ^ b).count_ones() as u64).sum();
-        if bits != 0 || got[OUT_ERR as usize] != 0 {
-            if uses_transcendentals(&p.program) && got[OUT_ERR as usize] == 0 {
-                t.transcendental_mismatches += 1;
-                continue;
-            }
-            t.mismatched_invocations += 1;
-            t.mismatched_bits += bits;
-            if t.failures.len() < 12 {
-                let diffs: Vec<String> = e
-                    .iter()
-                    .zip(got)
-                    .enumerate()
-                    .filter(|(_, (a, b))| a != b)
-                    .take(4)
-                    .map(|(k, (a, b))| format!("word {k}: want {a:#010x} got {b:#010x}"))
-                    .collect();
-                t.failures.push(format!(
-                    "{name} invocation {i} ({:?}): err {:#x}; {}",
-                    p.stage,
-                    got[0],
-                    diffs.join(", ")
-                ));
-            }
+    t.build += r.device_time;
+    t.compared += r.passed + r.failed;
+    t.vtx_programs += r.vtx as usize;
+    t.vtx_compared += if r.vtx { r.passed + r.failed } else { 0 };
+    t.interp_errors += r.skipped;
+    assert_eq!(r.within_tolerance, 0, "{name}: exact tolerates nothing");
+    // A set error word is a failure in every program; other differences in programs with
+    // transcendentals are counted apart.
+    let (counted, bits) = if r.transcendentals { (r.failed_with_error_flag, 0) } else { (r.failed, r.mismatched_bits) };
+    t.transcendental_mismatches += r.failed - counted;
+    t.mismatched_invocations += counted;
+    t.mismatched_bits += bits;
+    if counted > 0 {
+        for e in r.examples.iter().take(12usize.saturating_sub(t.failures.len())) {
+            t.failures.push(format!("{name} ({:?}): {e}", p.stage));
         }
     }
 }
@@ -253,7 +112,7 @@ fn latte_translations_match_the_interpreter() {
     }
     eprintln!("corpus part: {corpus_tally}");
     eprintln!(
-        "{} programs: {} translated ({} not yet: TEX fetches; {} with VTX fetches, {} of their invocations compared), {} invocations compared, {} skipped (interpreter error), {} mismatched ({} bits), {} differing in programs with transcendentals (not exact yet); pipeline build + run {:.1} s; total {:.1} s",
+        "{} programs: {} translated ({} not yet: TEX fetches), {} with VTX fetches ({} of their invocations compared), {} invocations compared, {} skipped (interpreter error), {} mismatched ({} bits), {} differing in programs with transcendentals (not exact yet); pipeline build + run {:.1} s; total {:.1} s",
         t.programs,
         t.translated,
         t.unsupported,

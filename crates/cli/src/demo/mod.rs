@@ -4,7 +4,8 @@
 //! - PICA200: the samples of crates/cli/samples (written for shaderport) are assembled, their
 //!   SHBIN read back and compared, disassembled and reassembled to the same bytes, and translated
 //!   to every back end.
-//! - Latte: real GX2 shaders assembled to the same GFD bytes and round-tripped ([`latte`]).
+//! - Latte: real GX2 shaders assembled to the same GFD bytes and round-tripped, and a corpus
+//!   .gsh translated per stage to every back end ([`latte`]).
 //! - GX: a TEV material evaluated by the integer reference into a picture ([`gx`]).
 
 use std::fmt::Write;
@@ -106,6 +107,7 @@ pub fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
     // Every sample translated to every back end.
     failed |= crate::translate::demo(&mut table, SAMPLES.iter().map(|s| (s.name, s.files)));
     failed |= latte::demo(&mut table);
+    failed |= latte::translate_demo(&mut table);
     failed |= gx::demo(&mut table, &args.out);
     crate::output::emit(&table)?;
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })

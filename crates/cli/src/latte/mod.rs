@@ -14,6 +14,9 @@ use latte::mt;
 use serde_json::{json, Value};
 
 mod run;
+pub(crate) mod select;
+pub(crate) mod translate;
+pub(crate) mod verify;
 use run::run_program;
 
 #[derive(Args)]
