@@ -44,6 +44,9 @@ pub struct TranslateArgs {
     /// Float precision: fast, compat or exact.
     #[arg(long, default_value = "compat")]
     precision: Precision,
+    /// Latte: also write the shader's interface (`<key>.<stage>.meta` JSON) to this file.
+    #[arg(long, value_name = "OUT.meta")]
+    meta: Option<PathBuf>,
     /// BRRES: the material to translate (repeatable).
     #[arg(long = "material", value_name = "NAME")]
     materials: Vec<String>,
@@ -191,8 +194,15 @@ pub fn run(args: TranslateArgs) -> anyhow::Result<ExitCode> {
     let bytes = std::fs::read(&args.file).with_context(|| format!("{}: cannot read", args.file.display()))?;
     if args.raw || crate::latte::select::is_container(&bytes) {
         let sel = crate::latte::select::Selection { raw: args.raw, stage: args.stage, entry: Some(args.entry) };
-        let out = crate::latte::translate::translate_file(&args.file, &bytes, sel, args.to, args.precision)?;
+        let (out, meta) =
+            crate::latte::translate::translate_file(&args.file, &bytes, sel, args.to, args.precision, args.meta.is_some())?;
+        if let (Some(path), Some(meta)) = (&args.meta, meta) {
+            std::fs::write(path, meta).with_context(|| format!("{}: cannot write", path.display()))?;
+        }
         return write_out(&args, &out);
+    }
+    if args.meta.is_some() {
+        bail!("{}: --meta writes a Latte shader's interface; this is not a Latte file", args.file.display());
     }
     if args.stage.is_some() {
         bail!("{}: --stage picks the shader of a Latte file (or --raw program); this is not one", args.file.display());

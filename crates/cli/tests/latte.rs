@@ -213,3 +213,46 @@ fn verify_of_a_program_with_a_fetch_clause_fails_naming_it() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("no pixel shader"), "{}", stderr(&out));
 }
+
+#[test]
+fn translate_meta_writes_the_interface_keyed_as_batch_keys_it() {
+    let dir = testkit::temp_dir("latte-translate-meta");
+    let gsh = corpus(COLOR);
+    let gfd = GfdFile::parse(&std::fs::read(&gsh).unwrap()).unwrap();
+    let shaders = gfd.shaders().unwrap();
+    let mut metas = Vec::new();
+    for (stage, want) in [("vs", Stage::Vertex), ("ps", Stage::Pixel)] {
+        let (spv, meta) = (dir.join(format!("{stage}.spv")), dir.join(format!("{stage}.meta")));
+        let (spv, meta) = (spv.to_str().unwrap(), meta.to_str().unwrap());
+        ok(&shaderport(&["translate", &gsh, "--stage", stage, "--to", "spirv", "-o", spv, "--meta", meta]));
+        let m: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(meta).unwrap()).unwrap();
+        let s = shaders.iter().find(|s| s.header.stage == want).unwrap();
+        let key = format!("{:016x}", latte::key::shader_key(&s.header.regs, s.program.as_ref().unwrap()));
+        assert_eq!(m["key"], key.as_str(), "{m}");
+        assert_eq!(m["origin"], "header", "{m}");
+        assert_eq!(m["stage"], if want == Stage::Vertex { "vertex" } else { "pixel" }, "{m}");
+        metas.push(m);
+    }
+    // The vertex shader feeds the pixel shader: every semantic the pixel shader reads sits at
+    // the location the vertex shader writes it to.
+    let (vs, ps) = (&metas[0], &metas[1]);
+    assert!(!vs["attributes"].as_array().unwrap().is_empty(), "{vs}");
+    let ps_varyings = ps["varyings"].as_array().unwrap();
+    assert!(!ps_varyings.is_empty(), "{ps}");
+    for v in ps_varyings {
+        let w = vs["varyings"].as_array().unwrap().iter().find(|w| w["semantic"] == v["semantic"]);
+        assert_eq!(w.map(|w| &w["location"]), Some(&v["location"]), "{vs}\n{ps}");
+    }
+    // A raw program gets the documented defaults; a SHBIN has no Latte interface.
+    let raw = dir.join("vs.bin");
+    std::fs::write(&raw, program_of(COLOR, Stage::Vertex)).unwrap();
+    let meta = dir.join("raw.meta");
+    let spv = dir.join("raw.spv");
+    let args = ["translate", raw.to_str().unwrap(), "--raw", "--stage", "vs", "--to", "spirv", "-o"];
+    ok(&shaderport(&[&args[..], &[spv.to_str().unwrap(), "--meta", meta.to_str().unwrap()]].concat()));
+    let m: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&meta).unwrap()).unwrap();
+    assert_eq!(m["origin"], "program", "{m}");
+    let shbin = testkit::walk(&testkit::corpus("pica"), "shbin").remove(0);
+    let err = refused(&["translate", shbin.to_str().unwrap(), "--to", "glsl", "--meta", meta.to_str().unwrap()]);
+    assert!(err.contains("--meta") && err.contains("not a Latte file"), "{err}");
+}

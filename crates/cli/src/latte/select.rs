@@ -41,6 +41,26 @@ pub struct Picked {
     pub stage: Stage,
     /// The decoded program.
     pub program: Program,
+    /// Where its interface (`--meta`) comes from.
+    pub source: Source,
+}
+
+/// What a picked program's interface is built from (`translate::latte::Interface`).
+pub enum Source {
+    /// A bare program: the documented defaults, keyed by the program words alone.
+    Raw {
+        /// The key (`latte::key::shader_key` with no registers).
+        key: String,
+    },
+    /// A GFD shader: its header, and the varying map of that GFD's shaders.
+    Header {
+        /// The runtime key (`latte::key::shader_key` over the header registers and program).
+        key: String,
+        /// The shader's header.
+        header: Box<latte::gfd::ShaderHeader>,
+        /// The semantic ids of every shader of the GFD, for the varying locations.
+        semantics: Vec<u8>,
+    },
 }
 
 /// How the file was selected: `--raw`, `--stage`, `--entry` (None: every entry).
@@ -88,7 +108,8 @@ pub fn pick(file: &Path, bytes: &[u8], sel: Selection, all: bool) -> anyhow::Res
         let what = format!("raw {} program", stage_word(stage.gfd()));
         let tstage = translated(stage.gfd(), &format!("{name}: {what}"))?;
         let program = Program::decode_bytes(bytes, 0).with_context(|| format!("{name}: {what}"))?;
-        return Ok(vec![Picked { what, stage: tstage, program }]);
+        let key = format!("{:016x}", latte::key::shader_key(&[], bytes));
+        return Ok(vec![Picked { what, stage: tstage, program, source: Source::Raw { key } }]);
     }
     let (kind, entries) = mt::entries(bytes).with_context(|| format!("{name}"))?;
     let container = match kind {
@@ -126,6 +147,11 @@ pub fn pick(file: &Path, bytes: &[u8], sel: Selection, all: bool) -> anyhow::Res
         let gfd = GfdFile::parse_at(&e.gfd, e.offset).with_context(|| at("GFD"))?;
         let shaders = gfd.shaders().with_context(|| at("GFD"))?;
         let present: Vec<GStage> = shaders.iter().map(|s| s.header.stage).collect();
+        let mut semantics = Vec::new();
+        for s in &shaders {
+            let file = name.to_string();
+            semantics.extend(translate::latte::header_semantics(&file, &s.header).with_context(|| at("GFD header"))?);
+        }
         let wanted: Vec<usize> = match sel.stage {
             Some(s) => {
                 let Some(i) = shaders.iter().position(|x| x.header.stage == s.gfd()) else {
@@ -161,7 +187,9 @@ pub fn pick(file: &Path, bytes: &[u8], sel: Selection, all: bool) -> anyhow::Res
                 bail!("{name}: {what}: the shader has no program block");
             };
             let program = Program::decode_bytes(prog, s.program_offset).with_context(|| format!("{name}: {what}"))?;
-            out.push(Picked { what, stage, program });
+            let key = format!("{:016x}", latte::key::shader_key(&s.header.regs, prog));
+            let source = Source::Header { key, header: Box::new(s.header.clone()), semantics: semantics.clone() };
+            out.push(Picked { what, stage, program, source });
         }
     }
     if out.is_empty() {

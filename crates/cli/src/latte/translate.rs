@@ -6,19 +6,36 @@ use std::path::Path;
 use anyhow::Context;
 use translate::{Precision, Target};
 
-use super::select::{pick_one, Selection};
+use translate::latte::{Interface, Varyings};
 
-/// Translates the program `sel` picks from `file` to `to`.
+use super::select::{pick_one, Selection, Source};
+
+/// Translates the program `sel` picks from `file` to `to`; with `meta`, also returns its
+/// interface as `<key>.<stage>.meta` JSON (docs/latte-translate.md "Interface files"): from the
+/// GFD header, with varying locations from the semantics of that GFD's shaders (`batch` uses the
+/// game-wide map instead), or for a raw program from the documented defaults.
 pub fn translate_file(
     file: &Path,
     bytes: &[u8],
     sel: Selection,
     to: Target,
     precision: Precision,
-) -> anyhow::Result<Vec<u8>> {
+    meta: bool,
+) -> anyhow::Result<(Vec<u8>, Option<String>)> {
     let p = pick_one(file, bytes, sel)?;
     let options = translate::latte::Options { precision, ..Default::default() };
     let at = || format!("{}: {}", file.display(), p.what);
     let tr = translate::latte::translate(&p.program, p.stage, &options).with_context(at)?;
-    Ok(tr.write(to).with_context(at)?.to_bytes())
+    let out = tr.write(to).with_context(at)?.to_bytes();
+    if !meta {
+        return Ok((out, None));
+    }
+    let interface = match &p.source {
+        Source::Raw { key } => Interface::from_program(key, &p.program, &tr),
+        Source::Header { key, header, semantics } => {
+            let map = Varyings::from_semantics(semantics.iter().copied());
+            Interface::from_header(&file.display().to_string(), key, header, &map).with_context(at)?
+        }
+    };
+    Ok((out, Some(interface.to_json())))
 }
