@@ -341,10 +341,10 @@ pub(crate) fn op3(code: u16, s: [u32; 3]) -> Option<Val> {
 
 /// OMOD (0 off, 1 ×2, 2 ×4, 3 ÷2) then CLAMP to [0, 1] (§1.12, Cemu's order); under
 /// DX10_CLAMP a NaN clamps to 0 (decision).
-pub(crate) fn modify(v: Val, omod: u8, clamp: bool) -> u32 {
+pub(crate) fn modify(v: Val, omod: u8, clamp: bool, arith: bool) -> u32 {
     let (bits, float) = v;
     if !float || (omod == 0 && !clamp) {
-        return bits;
+        return if float && arith { canonical_nan(bits) } else { bits };
     }
     let mut x = f(bits);
     x = match omod {
@@ -356,7 +356,36 @@ pub(crate) fn modify(v: Val, omod: u8, clamp: bool) -> u32 {
     if clamp {
         x = if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
     }
-    x.to_bits()
+    // OMOD is a float multiply: its NaN is as unspecified as an arithmetic op's.
+    canonical_nan(x.to_bits())
+}
+
+/// The one NaN an arithmetic float result carries ([`nan_canonical_op`]): positive, quiet, no
+/// payload.
+pub const CANONICAL_NAN: u32 = 0x7FC0_0000;
+
+/// `bits`, or [`CANONICAL_NAN`] when `bits` is any NaN.
+pub fn canonical_nan(bits: u32) -> u32 {
+    if bits & 0x7FFF_FFFF > 0x7F80_0000 {
+        CANONICAL_NAN
+    } else {
+        bits
+    }
+}
+
+/// Whether the ALU opcode `name` computes its result with float arithmetic (add, multiply,
+/// rounding, the transcendentals, CUBE, DOT4), so a NaN result becomes [`CANONICAL_NAN`].
+/// Neither IEEE 754 (§6.3: a NaN result's sign is unspecified but for copy, negate, abs and
+/// copySign), Rust's float semantics nor Vulkan fix the sign or payload of such a NaN, and
+/// lavapipe's compiler does fold `a + (-b)` into `a - b`, which keeps `b`'s sign where the
+/// unfolded form flips it (docs/latte-interp.md "NaN results"). Moves, selects, MAX/MIN and
+/// the integer opcodes keep their bits.
+pub fn nan_canonical_op(name: &str) -> bool {
+    const ARITH: [&str; 15] = [
+        "ADD", "MUL", "DOT4", "FRACT", "TRUNC", "CEIL", "RNDNE", "FLOOR", "CUBE", "EXP_IEEE", "LOG_", "RECIP", "SQRT",
+        "SIN", "COS",
+    ];
+    !name.contains("INT") && ARITH.iter().any(|a| name.starts_with(a))
 }
 
 /// CUBE (§3, NIR `cube_amd`): from the vector v, (tc, sc, 2·ma, face id), the later axis

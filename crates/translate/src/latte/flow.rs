@@ -112,6 +112,10 @@ pub(crate) struct Em<'p, 'm> {
     pub cap: u32,
     pub loop_consts: BTreeMap<u8, u32>,
     pub bool_consts: u32,
+    /// `Precision::Exact`: the transcendentals are `latte::transc`'s algorithm (transc.rs).
+    pub exact: bool,
+    /// The transcendental functions built so far (exact precision).
+    pub transc: BTreeMap<::latte::transc::Op, Handle<naga::Function>>,
 }
 
 impl Em<'_, '_> {
