@@ -28,5 +28,6 @@ pub mod key;
 pub mod mt;
 pub(crate) mod reader;
 pub mod smith;
+pub mod transc;
 
 pub use error::{Error, Result};

@@ -208,6 +208,32 @@ fn max_min_dx9_and_dx10_with_nan() {
     assert_eq!(binary("MIN", fb(1.0), fb(2.0)), fb(1.0));
 }
 
+/// A NaN result of float arithmetic is the canonical NaN 0x7FC00000 (docs/latte-interp.md "NaN
+/// results": no device fixes that NaN's sign or payload), whatever NaN went in: here a
+/// negative signalling one, and `a + -NaN` (lavapipe folds it into `a - NaN`). Moves, selects
+/// and MAX/MIN keep a NaN's bits, and so do integer opcodes on NaN patterns.
+#[test]
+fn arithmetic_nan_results_are_canonical() {
+    let snan = 0xFFA8_F63B;
+    for op in ["MUL_IEEE", "MUL", "ADD", "DOT4_IEEE"] {
+        let r = alu(&format!("0 x: {op} R1.x, R0.x, R0.y\n  y: {op} R1.y, R0.y, R0.y\n  z: {op} R1.z, R0.z, R0.z\n  w: {op} R1.w, R0.w, R0.w"), &[(0, [snan, fb(2.0), 0, 0])]);
+        assert_eq!(r[1][0], 0x7FC0_0000, "{op}");
+    }
+    assert_eq!(binary("ADD", fb(1.0), 0x7FE8_F63B), 0x7FC0_0000);
+    let neg = alu("0 x: ADD R1.x, R0.x, -R0.y", &[(0, [fb(1.0), 0x7FE8_F63B, 0, 0])]);
+    assert_eq!(neg[1][0], 0x7FC0_0000, "a + -NaN");
+    assert_eq!(ternary("MULADD_IEEE", fb(1.0), fb(1.0), snan), 0x7FC0_0000);
+    for op in ["FRACT", "FLOOR", "SQRT_IEEE", "SIN", "EXP_IEEE", "LOG_IEEE", "RECIP_IEEE"] {
+        assert_eq!(unary(op, snan), 0x7FC0_0000, "{op}");
+    }
+    // Bits kept: moves, selects, MAX/MIN, integer opcodes.
+    assert_eq!(unary("MOV", snan), snan);
+    assert_eq!(alu("0 x: MOV R1.x, -R0.x", &[(0, [snan, 0, 0, 0])])[1][0], snan ^ 0x8000_0000);
+    assert_eq!(binary("MAX_DX10", snan, snan), snan);
+    assert_eq!(binary("AND_INT", snan, u32::MAX), snan);
+    assert_eq!(ternary("CNDE_INT", 0, snan, 0), snan);
+}
+
 /// §3: SET* write 1.0f/0.0f, SET*_DX10 and the integer forms 0xFFFFFFFF/0; SETNE with NaN is
 /// true (unordered, decision); CND* compare with 0.0 (−0 counts as 0).
 #[test]

@@ -313,7 +313,7 @@ impl Machine<'_> {
                 }
             };
             let Some(v) = val else { continue };
-            o.value = ops::modify(v, omod, inst.clamp);
+            o.value = ops::modify(v, omod, inst.clamp, ops::nan_canonical_op(info.name));
             if inst.writes_gpr() {
                 let d = inst.dst_gpr as i64 + if inst.dst_rel { self.index(c, inst.index_mode, at)? as i64 } else { 0 };
                 o.write = Some((Self::gpr_index(d, at)?, inst.dst_chan as usize & 3));

@@ -29,7 +29,7 @@ pub use error::{At, InterpError, Result};
 pub use fetch::data_format;
 pub use gs::{run_geometry, GsOutput};
 /// The comparison of each SET*, PRED_SET* and KILL* opcode, shared with the translation.
-pub use ops::{kill_cmp, pred_cmp, set_cmp, Cmp, Ty};
+pub use ops::{canonical_nan, kill_cmp, nan_canonical_op, pred_cmp, set_cmp, Cmp, Ty, CANONICAL_NAN};
 pub use state::{
     Buffer, Config, Export, ExportKind, FaultInjection, GsEvent, Inputs, Invocation, InvocationResult, LaneState,
     MemWrite, Stage, DEFAULT_LOOP_CONST, NUM_GPRS,

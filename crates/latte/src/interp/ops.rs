@@ -4,6 +4,8 @@
 //! The choices for the open points of §3 / §6.4 are written once here and in
 //! docs/latte-interp.md ("Arithmetic decisions").
 
+use crate::transc::Op;
+
 /// A result: its bits, and whether it is a float (OMOD and CLAMP apply only to floats, §1.12).
 pub(crate) type Val = (u32, bool);
 
@@ -125,33 +127,6 @@ pub fn kill_cmp(code: u16) -> Option<(Cmp, Ty)> {
     })
 }
 
-/// ±inf results of RECIP/RECIPSQRT: IEEE keeps them, CLAMPED gives ±FLT_MAX, FF gives ±0
-/// (§3).
-#[derive(Clone, Copy)]
-enum InfRule {
-    Ieee,
-    Clamped,
-    Ff,
-}
-
-fn inf_rule(x: f32, r: InfRule) -> f32 {
-    if !x.is_infinite() {
-        return x;
-    }
-    match r {
-        InfRule::Ieee => x,
-        InfRule::Clamped => f32::MAX.copysign(x),
-        InfRule::Ff => 0.0f32.copysign(x),
-    }
-}
-
-/// sin/cos of an input in revolutions (§3: sin(2π·x)); no range reduction (decision), computed
-/// in f64 and rounded once.
-fn trig(x: f32, cos: bool) -> f32 {
-    let a = std::f64::consts::TAU * x as f64;
-    (if cos { a.cos() } else { a.sin() }) as f32
-}
-
 /// FLT_TO_INT / FLT_TO_UINT: truncation (§3, inferred); NaN gives 0 and out-of-range values
 /// saturate (decision).
 fn flt_to_int(x: f32) -> u32 {
@@ -195,6 +170,10 @@ fn max_dx10(a: f32, b: f32, max: bool) -> f32 {
 pub(crate) fn op2_plain(code: u16, s: [u32; 3]) -> Option<Val> {
     let (a, b) = (f(s[0]), f(s[1]));
     let (ia, ib) = (s[0] as i32, s[1] as i32);
+    // The transcendentals: one algorithm shared with the translation (crate::transc).
+    if let Some(op) = Op::from_op2(code) {
+        return Some((op.eval(s[0]), true));
+    }
     if let Some((c, t, float)) = set_cmp(code) {
         let r = compare(c, t, s[0], s[1]);
         return Some(if float { fv(if r { 1.0 } else { 0.0 }) } else { iv(if r { !0 } else { 0 }) });
@@ -224,25 +203,9 @@ pub(crate) fn op2_plain(code: u16, s: [u32; 3]) -> Option<Val> {
         0x37 => iv(ia.min(ib) as u32),
         0x38 => iv(s[0].max(s[1])),
         0x39 => iv(s[0].min(s[1])),
-        0x61 => fv(((a as f64).exp2()) as f32),
-        0x62 => {
-            // LOG_CLAMPED: the input clamped to >= 0 first (Cemu), -inf -> -FLT_MAX (§3).
-            let r = (a.max(0.0) as f64).log2() as f32;
-            fv(if r == f32::NEG_INFINITY { -f32::MAX } else { r })
-        }
-        0x63 => fv((a as f64).log2() as f32),
-        0x64 => fv(inf_rule(1.0 / a, InfRule::Clamped)),
-        0x65 => fv(inf_rule(1.0 / a, InfRule::Ff)),
-        0x66 => fv(1.0 / a),
-        0x67 => fv(inf_rule(rsqrt(a), InfRule::Clamped)),
-        0x68 => fv(inf_rule(rsqrt(a), InfRule::Ff)),
-        0x69 => fv(inf_rule(rsqrt(a), InfRule::Ieee)),
-        0x6A => fv(a.sqrt()),
         0x6B => iv(flt_to_int(a)),
         0x6C => fv(ia as f32),
         0x6D => fv(s[0] as f32),
-        0x6E => fv(trig(a, false)),
-        0x6F => fv(trig(a, true)),
         // Shift counts use their low 5 bits (§3, decision).
         0x70 => iv((ia >> (s[1] & 31)) as u32),
         0x71 => iv(s[0] >> (s[1] & 31)),
@@ -344,10 +307,6 @@ pub(crate) fn pred_push(code: u16, s: [u32; 3]) -> Option<(u32, bool, bool)> {
     })
 }
 
-fn rsqrt(a: f32) -> f32 {
-    (1.0 / (a as f64).sqrt()) as f32
-}
-
 /// An OP3 opcode. `None`: not implemented.
 pub(crate) fn op3(code: u16, s: [u32; 3]) -> Option<Val> {
     let (a, b, c) = (f(s[0]), f(s[1]), f(s[2]));
@@ -382,10 +341,10 @@ pub(crate) fn op3(code: u16, s: [u32; 3]) -> Option<Val> {
 
 /// OMOD (0 off, 1 ×2, 2 ×4, 3 ÷2) then CLAMP to [0, 1] (§1.12, Cemu's order); under
 /// DX10_CLAMP a NaN clamps to 0 (decision).
-pub(crate) fn modify(v: Val, omod: u8, clamp: bool) -> u32 {
+pub(crate) fn modify(v: Val, omod: u8, clamp: bool, arith: bool) -> u32 {
     let (bits, float) = v;
     if !float || (omod == 0 && !clamp) {
-        return bits;
+        return if float && arith { canonical_nan(bits) } else { bits };
     }
     let mut x = f(bits);
     x = match omod {
@@ -397,7 +356,36 @@ pub(crate) fn modify(v: Val, omod: u8, clamp: bool) -> u32 {
     if clamp {
         x = if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
     }
-    x.to_bits()
+    // OMOD is a float multiply: its NaN is as unspecified as an arithmetic op's.
+    canonical_nan(x.to_bits())
+}
+
+/// The one NaN an arithmetic float result carries ([`nan_canonical_op`]): positive, quiet, no
+/// payload.
+pub const CANONICAL_NAN: u32 = 0x7FC0_0000;
+
+/// `bits`, or [`CANONICAL_NAN`] when `bits` is any NaN.
+pub fn canonical_nan(bits: u32) -> u32 {
+    if bits & 0x7FFF_FFFF > 0x7F80_0000 {
+        CANONICAL_NAN
+    } else {
+        bits
+    }
+}
+
+/// Whether the ALU opcode `name` computes its result with float arithmetic (add, multiply,
+/// rounding, the transcendentals, CUBE, DOT4), so a NaN result becomes [`CANONICAL_NAN`].
+/// Neither IEEE 754 (§6.3: a NaN result's sign is unspecified but for copy, negate, abs and
+/// copySign), Rust's float semantics nor Vulkan fix the sign or payload of such a NaN, and
+/// lavapipe's compiler does fold `a + (-b)` into `a - b`, which keeps `b`'s sign where the
+/// unfolded form flips it (docs/latte-interp.md "NaN results"). Moves, selects, MAX/MIN and
+/// the integer opcodes keep their bits.
+pub fn nan_canonical_op(name: &str) -> bool {
+    const ARITH: [&str; 15] = [
+        "ADD", "MUL", "DOT4", "FRACT", "TRUNC", "CEIL", "RNDNE", "FLOOR", "CUBE", "EXP_IEEE", "LOG_", "RECIP", "SQRT",
+        "SIN", "COS",
+    ];
+    !name.contains("INT") && ARITH.iter().any(|a| name.starts_with(a))
 }
 
 /// CUBE (§3, NIR `cube_amd`): from the vector v, (tc, sc, 2·ma, face id), the later axis

@@ -305,7 +305,8 @@ impl Em<'_, '_> {
                 }
             };
             let Some((v, float)) = val else { continue };
-            o.value = if float { self.modify(v, omod, inst.clamp) } else { v };
+            o.value =
+                if float { self.modify(v, omod, inst.clamp, ::latte::interp::nan_canonical_op(info.name)) } else { v };
             if inst.writes_gpr() {
                 let d = if inst.dst_rel {
                     let i = self.index_mode(inst.index_mode);

@@ -114,6 +114,10 @@ pub(crate) struct Em<'p, 'm> {
     pub bool_consts: u32,
     /// The fetch buffers and helpers (programs with VTX fetches).
     pub vtx: Option<super::vtx::Vtx>,
+    /// `Precision::Exact`: the transcendentals are `latte::transc`'s algorithm (transc.rs).
+    pub exact: bool,
+    /// The transcendental functions built so far (exact precision).
+    pub transc: BTreeMap<::latte::transc::Op, Handle<naga::Function>>,
 }
 
 impl Em<'_, '_> {

@@ -430,6 +430,8 @@ pub(crate) fn compute_module(prog: &Program, _stage: Stage, options: &Options) -
         loop_consts: options.loop_consts.clone(),
         bool_consts: options.bool_consts,
         vtx,
+        exact: options.precision == crate::Precision::Exact,
+        transc: BTreeMap::new(),
     };
     let mut sink = ComputeSink { out: vout_p, base: out_base };
     let flow = if Em::is_straight(prog) {

@@ -23,6 +23,7 @@ mod io;
 mod ops;
 mod varyings;
 mod vtx;
+mod transc;
 
 use std::collections::BTreeMap;
 
@@ -63,8 +64,8 @@ pub enum Stage {
 /// Translation options.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
-    /// Float precision (`exact` and `compat` emit the same code today: see
-    /// docs/latte-translate.md "Precision").
+    /// Float precision: `exact` emits the interpreter's transcendental algorithm, `compat`
+    /// (and `fast`) the device's f32 functions (docs/latte-translate.md "Precision").
     pub precision: Precision,
     /// SQ_LOOP_CONST_n values (COUNT 11:0, INIT 23:12, INC 31:24); absent ones read as
     /// `latte::interp::DEFAULT_LOOP_CONST`.

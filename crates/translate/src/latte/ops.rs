@@ -15,6 +15,7 @@ use super::flow::Em;
 pub(crate) type H = naga::Handle<naga::Expression>;
 
 pub(crate) use ::latte::interp::{kill_cmp, pred_cmp, set_cmp, Cmp, Ty};
+use ::latte::transc::{Form, Op};
 
 const CMP4: [Cmp; 4] = [Cmp::E, Cmp::Gt, Cmp::Ge, Cmp::Ne];
 
@@ -153,10 +154,18 @@ impl Em<'_, '_> {
         self.u(r)
     }
     /// OMOD then CLAMP to [0, 1], NaN to 0 (the interpreter's `ops::modify`, float results).
-    pub(crate) fn modify(&mut self, x: H, omod: u8, clamp: bool) -> H {
+    /// `arith` (`latte::interp::nan_canonical_op`) or an OMOD makes a NaN result the
+    /// canonical NaN, as the interpreter does: the device fixes no NaN sign or payload of its
+    /// float arithmetic (docs/latte-interp.md "NaN results").
+    pub(crate) fn modify(&mut self, x: H, omod: u8, clamp: bool, arith: bool) -> H {
         let x = self.scale(x, omod as u16);
         if !clamp {
-            return x;
+            if !arith && omod & 3 == 0 {
+                return x;
+            }
+            let n = self.is_nan(x);
+            let c = self.k(::latte::interp::CANONICAL_NAN);
+            return self.sel(n, c, x);
         }
         let fx = self.f(x);
         let zero = self.fb.f32(0.0);
@@ -333,6 +342,9 @@ impl Em<'_, '_> {
     /// it unsupported, and so does the translation, at run time).
     pub(crate) fn op2_plain(&mut self, code: u16, s: [H; 3]) -> Option<(H, bool)> {
         let (a, b) = (s[0], s[1]);
+        if let Some(op) = Op::from_op2(code) {
+            return Some((self.transc_op(op, a), true));
+        }
         if let Some((c, t, float)) = set_cmp(code) {
             let r = self.compare(c, t, a, b);
             return Some((self.bool_val(r, float), float));
@@ -370,35 +382,6 @@ impl Em<'_, '_> {
             }
             0x38 => iv(self.fb.math2(M::Max, a, b)),
             0x39 => iv(self.fb.math2(M::Min, a, b)),
-            0x61 => fv(self.transcendental(Tr::Exp2, a)),
-            0x62 => {
-                // LOG_CLAMPED: the input clamped to >= 0 first, -inf -> -FLT_MAX.
-                let z = self.k(0);
-                let m = self.max_dx9(a, z);
-                let r = self.transcendental(Tr::Log2, m);
-                let ninf = self.eq_k(r, 0xFF80_0000);
-                let fm = self.k(0xFF7F_FFFF);
-                fv(self.sel(ninf, fm, r))
-            }
-            0x63 => fv(self.transcendental(Tr::Log2, a)),
-            0x64..=0x66 => {
-                let one = self.k(ONE);
-                let r = self.fop(B::Divide, one, a);
-                fv(match code {
-                    0x64 => self.inf_rule(r, true),
-                    0x65 => self.inf_rule(r, false),
-                    _ => r,
-                })
-            }
-            0x67..=0x69 => {
-                let r = self.transcendental(Tr::Rsqrt, a);
-                fv(match code {
-                    0x67 => self.inf_rule(r, true),
-                    0x68 => self.inf_rule(r, false),
-                    _ => r,
-                })
-            }
-            0x6A => fv(self.fmath(M::Sqrt, a)),
             0x6B => iv(self.flt_to_int(a, false)),
             0x6C => {
                 let ia = self.i(a);
@@ -409,8 +392,6 @@ impl Em<'_, '_> {
                 let r = self.fb.convert(a, ScalarKind::Float);
                 fv(self.u(r))
             }
-            0x6E => fv(self.transcendental(Tr::Sin, a)),
-            0x6F => fv(self.transcendental(Tr::Cos, a)),
             0x70..=0x72 => {
                 let sh = self.and_k(b, 31);
                 iv(match code {
@@ -534,32 +515,62 @@ impl Em<'_, '_> {
     }
 }
 
-/// The transcendental operations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Tr {
-    Exp2,
-    Log2,
-    Rsqrt,
-    Sin,
-    Cos,
-}
-
 impl Em<'_, '_> {
-    /// EXP_IEEE, LOG_IEEE, RECIPSQRT_IEEE, SIN and COS (inputs in revolutions: sin(2π·x)).
-    /// The interpreter computes them in f64 and rounds once; here they are the device's f32
-    /// functions (docs/latte-translate.md "Precision": not bit-exact).
-    pub(crate) fn transcendental(&mut self, t: Tr, a: H) -> H {
-        match t {
-            Tr::Exp2 => self.fmath(M::Exp2, a),
-            Tr::Log2 => self.fmath(M::Log2, a),
-            Tr::Rsqrt => self.fmath(M::InverseSqrt, a),
-            Tr::Sin | Tr::Cos => {
+    /// EXP_IEEE, LOG_*, RECIP_*, RECIPSQRT_*, SQRT_IEEE, SIN and COS (inputs in revolutions).
+    /// `exact`: a call of `latte::transc`'s algorithm as a shader function (transc.rs), the
+    /// interpreter's bits. Otherwise the device's f32 functions and division
+    /// (docs/latte-translate.md "Precision" gives their tolerance).
+    pub(crate) fn transc_op(&mut self, op: Op, a: H) -> H {
+        if self.exact {
+            let f = match self.transc.get(&op) {
+                Some(&f) => f,
+                None => {
+                    let f = super::transc::build(&mut *self.fb.module, op, self.t.u32);
+                    self.transc.insert(op, f);
+                    f
+                }
+            };
+            return self.fb.call_value(f, vec![a]);
+        }
+        match op {
+            Op::Exp => self.fmath(M::Exp2, a),
+            Op::Log(clamped) => {
+                if !clamped {
+                    return self.fmath(M::Log2, a);
+                }
+                // LOG_CLAMPED: a negative or NaN input is +0, -inf -> -FLT_MAX.
+                let z = self.k(0);
+                let m = self.max_dx9(a, z);
+                let r = self.fmath(M::Log2, m);
+                let ninf = self.eq_k(r, 0xFF80_0000);
+                let fm = self.k(0xFF7F_FFFF);
+                self.sel(ninf, fm, r)
+            }
+            Op::Recip(form) => {
+                let one = self.k(ONE);
+                let r = self.fop(B::Divide, one, a);
+                self.form(r, form)
+            }
+            Op::Rsq(form) => {
+                let r = self.fmath(M::InverseSqrt, a);
+                self.form(r, form)
+            }
+            Op::Sqrt => self.fmath(M::Sqrt, a),
+            Op::Sin | Op::Cos => {
                 let fa = self.f(a);
                 let tau = self.fb.f32(std::f32::consts::TAU);
                 let x = self.b(B::Multiply, fa, tau);
-                let r = self.fb.math1(if t == Tr::Sin { M::Sin } else { M::Cos }, x);
+                let r = self.fb.math1(if op == Op::Sin { M::Sin } else { M::Cos }, x);
                 self.u(r)
             }
+        }
+    }
+
+    fn form(&mut self, r: H, form: Form) -> H {
+        match form {
+            Form::Ieee => r,
+            Form::Clamped => self.inf_rule(r, true),
+            Form::Ff => self.inf_rule(r, false),
         }
     }
 }
