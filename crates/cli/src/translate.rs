@@ -194,8 +194,14 @@ pub fn run(args: TranslateArgs) -> anyhow::Result<ExitCode> {
     let bytes = std::fs::read(&args.file).with_context(|| format!("{}: cannot read", args.file.display()))?;
     if args.raw || crate::latte::select::is_container(&bytes) {
         let sel = crate::latte::select::Selection { raw: args.raw, stage: args.stage, entry: Some(args.entry) };
-        let (out, meta) =
-            crate::latte::translate::translate_file(&args.file, &bytes, sel, args.to, args.precision, args.meta.is_some())?;
+        let (out, meta) = crate::latte::translate::translate_file(
+            &args.file,
+            &bytes,
+            sel,
+            args.to,
+            args.precision,
+            args.meta.is_some(),
+        )?;
         if let (Some(path), Some(meta)) = (&args.meta, meta) {
             std::fs::write(path, meta).with_context(|| format!("{}: cannot write", path.display()))?;
         }

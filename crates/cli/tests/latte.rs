@@ -217,7 +217,7 @@ fn verify_of_a_program_with_a_fetch_clause_fails_naming_it() {
 #[test]
 fn translate_meta_writes_the_interface_keyed_as_batch_keys_it() {
     let dir = testkit::temp_dir("latte-translate-meta");
-    let gsh = corpus(COLOR);
+    let gsh = corpus(POS_COL);
     let gfd = GfdFile::parse(&std::fs::read(&gsh).unwrap()).unwrap();
     let shaders = gfd.shaders().unwrap();
     let mut metas = Vec::new();

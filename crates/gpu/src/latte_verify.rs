@@ -20,8 +20,8 @@ use latte::interp::{Config, ExportKind, Inputs, Invocation, InvocationResult, St
 use latte::isa::Program;
 use latte::smith::SmithProgram;
 use translate::latte::{
-    export_slot, translate, FetchData, Options, Stage, IN_STRIDE, MEM_MAX, OUT_ERR, OUT_EXPORTS, OUT_GPRS, OUT_KILLED, OUT_MEM,
-    OUT_MEM_COUNT, OUT_UNMAPPED, OUT_WORDS,
+    export_slot, translate, FetchData, Options, Stage, IN_STRIDE, MEM_MAX, OUT_ERR, OUT_EXPORTS, OUT_GPRS, OUT_KILLED,
+    OUT_MEM, OUT_MEM_COUNT, OUT_UNMAPPED, OUT_WORDS,
 };
 use translate::Precision;
 
@@ -158,8 +158,7 @@ pub fn verify_smith(
     };
     let (out, took) = gpu.run_latte_compute(&words, &run)?;
     let want = reference(p, &inputs, &invs);
-    let mut report =
-        LatteReport {
+    let mut report = LatteReport {
         transcendentals: uses_transcendentals(&p.program),
         vtx: tr.reads_fetch_buffers(),
         device_time: took,

@@ -21,9 +21,9 @@ mod flow;
 pub mod interface;
 mod io;
 mod ops;
+mod transc;
 mod varyings;
 mod vtx;
-mod transc;
 
 use std::collections::BTreeMap;
 
