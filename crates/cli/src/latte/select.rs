@@ -52,14 +52,14 @@ pub enum Source {
         /// The key (`latte::key::shader_key` with no registers).
         key: String,
     },
-    /// A GFD shader: its header, and the varying map of that GFD's shaders.
+    /// A GFD shader: the container entry holding its GFD, whose interfaces
+    /// (`translate::latte::gfd_interfaces`) are made only when asked for.
     Header {
-        /// The runtime key (`latte::key::shader_key` over the header registers and program).
+        /// The runtime key (`latte::key::shader_key` over the header registers and program),
+        /// which names the shader among the GFD's interfaces.
         key: String,
-        /// The shader's header.
-        header: Box<latte::gfd::ShaderHeader>,
-        /// The semantic ids of every shader of the GFD, for the varying locations.
-        semantics: Vec<u8>,
+        /// The container entry (0 for a plain .gsh).
+        entry: usize,
     },
 }
 
@@ -147,11 +147,6 @@ pub fn pick(file: &Path, bytes: &[u8], sel: Selection, all: bool) -> anyhow::Res
         let gfd = GfdFile::parse_at(&e.gfd, e.offset).with_context(|| at("GFD"))?;
         let shaders = gfd.shaders().with_context(|| at("GFD"))?;
         let present: Vec<GStage> = shaders.iter().map(|s| s.header.stage).collect();
-        let mut semantics = Vec::new();
-        for s in &shaders {
-            let file = name.to_string();
-            semantics.extend(translate::latte::header_semantics(&file, &s.header).with_context(|| at("GFD header"))?);
-        }
         let wanted: Vec<usize> = match sel.stage {
             Some(s) => {
                 let Some(i) = shaders.iter().position(|x| x.header.stage == s.gfd()) else {
@@ -188,7 +183,7 @@ pub fn pick(file: &Path, bytes: &[u8], sel: Selection, all: bool) -> anyhow::Res
             };
             let program = Program::decode_bytes(prog, s.program_offset).with_context(|| format!("{name}: {what}"))?;
             let key = format!("{:016x}", latte::key::shader_key(&s.header.regs, prog));
-            let source = Source::Header { key, header: Box::new(s.header.clone()), semantics: semantics.clone() };
+            let source = Source::Header { key, entry: k };
             out.push(Picked { what, stage, program, source });
         }
     }

@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::Context;
 use translate::{Precision, Target};
 
-use translate::latte::{Interface, Varyings};
+use translate::latte::Interface;
 
 use super::select::{pick_one, Selection, Source};
 
@@ -32,9 +32,11 @@ pub fn translate_file(
     }
     let interface = match &p.source {
         Source::Raw { key } => Interface::from_program(key, &p.program, &tr),
-        Source::Header { key, header, semantics } => {
-            let map = Varyings::from_semantics(semantics.iter().copied());
-            Interface::from_header(&file.display().to_string(), key, header, &map).with_context(at)?
+        Source::Header { key, entry } => {
+            let (_, entries) = latte::mt::entries(bytes).with_context(at)?;
+            let file = file.display().to_string();
+            let interfaces = translate::latte::gfd_interfaces(&file, &entries[*entry].gfd).with_context(at)?;
+            interfaces.into_iter().find(|i| i.key == *key).with_context(|| format!("{}: no interface", at()))?
         }
     };
     Ok((out, Some(interface.to_json())))
