@@ -90,18 +90,7 @@ pub enum LatteVerifyError {
     Inputs(String),
 }
 
-/// Deterministic pseudo-random bytes (xorshift64) from `seed`.
-pub fn seeded_bytes(seed: u64, n: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
-}
+pub use latte::smith::seeded_bytes;
 
 /// The interpreter's stage of a translation stage.
 pub fn interp_stage(stage: Stage) -> IStage {

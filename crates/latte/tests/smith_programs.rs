@@ -7,20 +7,8 @@ use arbitrary::Unstructured;
 use latte::interp::{Config, Vm};
 use latte::isa::table::{alu_op2, alu_op3, AluClass};
 use latte::isa::{AluKind, CfInst, Program};
-use latte::smith::{inputs, invocations, program, Config as SmithConfig};
+use latte::smith::{inputs, invocations, program, seeded_bytes as bytes, Config as SmithConfig};
 use std::collections::BTreeSet;
-
-fn bytes(seed: u64, n: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
-}
 
 #[test]
 fn smith_programs_round_trip_and_run_to_their_end() {

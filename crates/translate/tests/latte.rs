@@ -6,6 +6,7 @@
 use arbitrary::Unstructured;
 use latte::gfd::{GfdFile, Stage as GStage};
 use latte::isa::Program;
+use latte::smith::seeded_bytes as bytes;
 use translate::latte::{translate, Options, Stage};
 use translate::{Error, Target};
 
@@ -27,19 +28,6 @@ fn corpus_programs() -> Vec<(String, Stage, Program)> {
         }
     }
     out
-}
-
-/// Seeded bytes for smith programs (the same generator as crates/latte's tests).
-pub fn bytes(seed: u64, n: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
 }
 
 /// Where the SPIR-V and GLSL files of a test go, for spirv-val and glslangValidator.

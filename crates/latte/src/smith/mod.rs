@@ -108,6 +108,24 @@ pub(crate) struct Gen<'a, 'b> {
     dx9_depth: usize,
 }
 
+/// Deterministic pseudo-random bytes (xorshift64) from `seed`: the data [`program`],
+/// [`inputs`] and [`invocations`] draw from, so that a seed names one program and its inputs.
+///
+/// ```
+/// assert_eq!(latte::smith::seeded_bytes(7, 16), latte::smith::seeded_bytes(7, 16));
+/// ```
+pub fn seeded_bytes(seed: u64, n: usize) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
 /// A random program.
 ///
 /// # Errors
