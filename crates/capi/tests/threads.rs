@@ -88,7 +88,7 @@ fn jobs() -> Vec<Expected> {
             }
         }
     }
-    let keys = testkit::count("CAPI_TEV_KEYS", if testkit::quick() { 16 } else { 64 });
+    let keys = testkit::count("CAPI_TEV_KEYS", if testkit::quick() { 32 } else { 64 });
     for seed in 0..keys {
         let key = gx::key::TevKey::new(&common::tev_state(seed));
         for &(c_target, target) in &TARGETS[..2] {
