@@ -11,6 +11,7 @@ mod latte_run;
 pub mod latte_verify;
 pub mod pica_fs;
 mod points;
+pub mod pica_render;
 mod render;
 pub mod tev;
 pub mod verify;

@@ -160,7 +160,7 @@ pub fn render_input_map() -> InputMap {
     InputMap::typical()
 }
 
-fn texture(gpu: &Gpu, img: &UnitImage) -> wgpu::Texture {
+pub(crate) fn texture(gpu: &Gpu, img: &UnitImage) -> wgpu::Texture {
     let layers = img.layers.len() as u32;
     let size = wgpu::Extent3d { width: img.width, height: img.height, depth_or_array_layers: layers };
     let tex = gpu.device.create_texture(&wgpu::TextureDescriptor {

@@ -19,6 +19,7 @@ use std::path::PathBuf;
 
 mod gx;
 mod latte;
+mod pica_scene;
 
 #[derive(Args)]
 pub struct DemoArgs {
@@ -109,6 +110,7 @@ pub fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
     failed |= latte::demo(&mut table);
     failed |= latte::translate_demo(&mut table);
     failed |= gx::demo(&mut table, &args.out);
+    failed |= !pica_scene::demo(&mut table, &args.out);
     crate::output::emit(&table)?;
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }

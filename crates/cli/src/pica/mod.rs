@@ -8,6 +8,7 @@ mod asm;
 mod cmdlist;
 mod disasm;
 pub mod fragment;
+pub mod render;
 mod run;
 mod texture;
 mod trace;
@@ -33,6 +34,8 @@ enum PicaCommand {
     Texture(texture::TextureArgs),
     /// The fragment shader of a fixed-function state (the JSON of `pica cmdlist --state --json`).
     Fragment(fragment::FragmentArgs),
+    /// Render the draws of a trace (CiTrace or command list) on the device to a PNG.
+    Render(render::RenderArgs),
 }
 
 pub fn run(args: PicaArgs) -> anyhow::Result<ExitCode> {
@@ -43,6 +46,7 @@ pub fn run(args: PicaArgs) -> anyhow::Result<ExitCode> {
         PicaCommand::Cmdlist(args) => cmdlist::run(args),
         PicaCommand::Texture(args) => texture::run(args),
         PicaCommand::Fragment(args) => fragment::run(args),
+        PicaCommand::Render(args) => render::run(args),
     }
 }
 

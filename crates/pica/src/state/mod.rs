@@ -8,6 +8,8 @@
 use std::sync::Arc;
 
 pub mod citrace;
+pub mod loader;
+pub mod scene;
 pub mod vertex;
 
 pub use vertex::{AttributeBuffer, AttributeFormat, VertexConfig};
