@@ -155,6 +155,25 @@ fn demo_runs_and_every_check_passes() {
     let mse = tev.iter().zip(&etc1).map(|(&a, &b)| (a as f64 - b as f64).powi(2)).sum::<f64>() / tev.len() as f64;
     assert!(mse > 0.0, "ETC1 is lossy on this picture");
     assert!(10.0 * (255.0f64 * 255.0 / mse).log10() > 30.0, "PSNR of etc1.png against tev.png, mse {mse}");
+    // The PICA scene (crates/cli/src/demo/pica_scene.rs): a red quad at depth 0.25, a green
+    // triangle at 0.75 and a blue one at 0.5, depth test "greater". Pixel (x, y) from the top
+    // left is clip ((x + 0.5) / 64 - 1, 1 - (y + 0.5) / 64).
+    if !testkit::required() && gpu::Gpu::new().is_err() {
+        assert!(text.contains("pica scene"), "{text}");
+        return;
+    }
+    let row = text.lines().find(|l| l.starts_with("3 draws, depth test")).unwrap_or_default();
+    assert!(row.contains("0 differing pixels"), "{text}");
+    let scene = pica::texture::png_io::read_png(&std::fs::read(dir.join("pica-scene.png")).unwrap()).unwrap();
+    assert_eq!((scene.width, scene.height), (128, 128));
+    // Clip (-0.84, 0.84): the quad alone.
+    assert_eq!(scene.pixel(10, 10), [255, 0, 0, 255]);
+    // Clip (-0.6, -0.70): green alone (blue's bottom edge is y = -0.6).
+    assert_eq!(scene.pixel(25, 108), [0, 255, 0, 255]);
+    // Clip (0.01, -0.40): green and blue overlap; green is nearer in "greater" terms.
+    assert_eq!(scene.pixel(64, 89), [0, 255, 0, 255]);
+    // Clip (0.40, -0.01): blue alone (green's right edge there is x = -0.09).
+    assert_eq!(scene.pixel(89, 64), [0, 0, 255, 255]);
 }
 
 // `verify`'s time limit and environment.
