@@ -27,7 +27,8 @@ fn device() -> bool {
 }
 
 fn shbin(name: &str) -> Shbin {
-    let path = testkit::corpus(&format!("pica/golden/3ds-examples__graphics__gpu__{name}__source__vshader.v.pica.shbin"));
+    let path =
+        testkit::corpus(&format!("pica/golden/3ds-examples__graphics__gpu__{name}__source__vshader.v.pica.shbin"));
     Shbin::read(&std::fs::read(path).unwrap()).unwrap()
 }
 

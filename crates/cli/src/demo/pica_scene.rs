@@ -20,9 +20,14 @@ const VERTICES: u32 = 0x1800_0000;
 /// (x, y, z) per vertex and the draw's colour (ubyte 0 or 1: the loader does not normalise).
 const DRAWS: [([[f32; 3]; 6], [u8; 3]); 3] = [
     (
-        [[-1.0, -1.0, -0.25], [1.0, -1.0, -0.25], [1.0, 1.0, -0.25], [-1.0, -1.0, -0.25], [1.0, 1.0, -0.25], [
-            -1.0, 1.0, -0.25,
-        ]],
+        [
+            [-1.0, -1.0, -0.25],
+            [1.0, -1.0, -0.25],
+            [1.0, 1.0, -0.25],
+            [-1.0, -1.0, -0.25],
+            [1.0, 1.0, -0.25],
+            [-1.0, 1.0, -0.25],
+        ],
         [1, 0, 0],
     ),
     ([[-0.8, -0.8, -0.75], [0.2, -0.8, -0.75], [-0.3, 0.6, -0.75], [0.0; 3], [0.0; 3], [0.0; 3]], [0, 1, 0]),
@@ -71,10 +76,10 @@ fn render(out: &Path) -> anyhow::Result<(String, usize)> {
     use gpu::pica_render::{self, DrawInput, Mode};
     let trace = scene()?.trace();
     let r = pica::state::citrace::replay(&trace, Default::default());
-    let readers: Vec<Box<dyn Fn(u32, usize) -> Option<Vec<u8>> + '_>> = (0..r.state.draws.len())
+    let readers: Vec<crate::pica::render::Reader> = (0..r.state.draws.len())
         .map(|i| {
             let (memory, before) = (&r.memory, r.draw_loads[i]);
-            Box::new(move |a, l| memory.read_before(a, l, before).map(<[u8]>::to_vec)) as Box<_>
+            Box::new(move |a, l| memory.read_before(a, l, before).map(<[u8]>::to_vec)) as crate::pica::render::Reader
         })
         .collect();
     let draws: Vec<DrawInput> = r
@@ -98,7 +103,7 @@ fn render(out: &Path) -> anyhow::Result<(String, usize)> {
 
 /// Renders the scene into `out`; a missing Vulkan device is reported, not a failure.
 pub fn demo(table: &mut String, out: &Path) -> bool {
-    let _ = writeln!(table, "\n{:<24} {:>7} {:>10}  {:<22} {}", "pica scene", "draws", "time", "reference", "picture");
+    let _ = writeln!(table, "\n{:<24} {:>7} {:>10}  {:<22} picture", "pica scene", "draws", "time", "reference");
     let t0 = Instant::now();
     let result = render(out);
     let elapsed = t0.elapsed().as_secs_f64();

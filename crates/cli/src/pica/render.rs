@@ -32,6 +32,9 @@ pub struct RenderArgs {
     reference: Option<PathBuf>,
 }
 
+/// One draw's view of memory: `len` bytes at a physical address.
+pub type Reader<'a> = Box<dyn Fn(u32, usize) -> Option<Vec<u8>> + 'a>;
+
 /// The draws of a trace with the memory each saw.
 pub struct Loaded {
     pub state: GpuState,
@@ -53,7 +56,7 @@ impl Loaded {
         let mut state = GpuState::new();
         state.apply_words(&words).with_context(|| name.to_string())?;
         let n = state.draws.len();
-        Ok(Loaded { state, frames: vec![0..n], memory: None })
+        Ok(Loaded { state, frames: std::iter::once(0..n).collect(), memory: None })
     }
 
     /// `len` bytes at `address` as draw `i` saw them.
@@ -70,8 +73,8 @@ pub fn render(
     range: std::ops::Range<usize>,
     mode: Mode,
 ) -> Result<Picture, pica_render::RenderError> {
-    let readers: Vec<Box<dyn Fn(u32, usize) -> Option<Vec<u8>> + '_>> =
-        range.clone().map(|i| Box::new(move |a, l| loaded.read_memory(i, a, l)) as Box<_>).collect();
+    let readers: Vec<Reader> =
+        range.clone().map(|i| Box::new(move |a, l| loaded.read_memory(i, a, l)) as Reader).collect();
     let draws: Vec<DrawInput> = range
         .clone()
         .zip(&readers)

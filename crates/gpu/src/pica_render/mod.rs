@@ -217,7 +217,11 @@ impl<'g> Frame<'g> {
     }
 
     fn texture_views(&self, p: &Prepared) -> Vec<wgpu::TextureView> {
-        p.textures.d2.iter().map(|img| crate::pica_fs::texture(self.gpu, img).create_view(&Default::default())).collect()
+        p.textures
+            .d2
+            .iter()
+            .map(|img| crate::pica_fs::texture(self.gpu, img).create_view(&Default::default()))
+            .collect()
     }
 
     /// One pass of `pipeline` over the draw's triangles; `extra` binds 5 and 6.
@@ -245,7 +249,11 @@ impl<'g> Frame<'g> {
                 resource: wgpu::BindingResource::TextureView(v),
             });
         }
-        let bg = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor { label: None, layout: &self.bgl, entries: &entries });
+        let bg = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &self.bgl,
+            entries: &entries,
+        });
         let scratch;
         let color_view = if capture {
             scratch = gpu.device.create_texture(&wgpu::TextureDescriptor {
@@ -275,7 +283,7 @@ impl<'g> Frame<'g> {
                     resolve_target: None,
                     ops: wgpu::Operations { load: load(clear || capture), store: wgpu::StoreOp::Store },
                 })],
-                depth_stencil_attachment: (!capture).then(|| wgpu::RenderPassDepthStencilAttachment {
+                depth_stencil_attachment: (!capture).then_some(wgpu::RenderPassDepthStencilAttachment {
                     view: &depth_view,
                     depth_ops: Some(wgpu::Operations {
                         load: if clear { wgpu::LoadOp::Clear(0.0) } else { wgpu::LoadOp::Load },
@@ -309,7 +317,8 @@ impl<'g> Frame<'g> {
     fn device_draw(&mut self, p: &Prepared) -> Result<(), GpuError> {
         let module = self.gpu.module(&p.fs_words, &[(translate::pica_fs::ENTRY, (0, 0, 0))]);
         let pipeline = self.pipeline(&module, p, false)?;
-        let (a, b) = (self.gpu.buffer(16, wgpu::BufferUsages::STORAGE), self.gpu.buffer(16, wgpu::BufferUsages::STORAGE));
+        let (a, b) =
+            (self.gpu.buffer(16, wgpu::BufferUsages::STORAGE), self.gpu.buffer(16, wgpu::BufferUsages::STORAGE));
         let encoder = self.pass(&pipeline, p, &device_block(p), [&a, &b], false);
         self.gpu.queue.submit([encoder.finish()]);
         Ok(())
@@ -329,7 +338,8 @@ impl<'g> Frame<'g> {
         }
         let prims = gpu.upload(bytemuck::cast_slice(&table), wgpu::BufferUsages::STORAGE);
         let bytes = (total * CAPTURE_VEC4S * 16) as u64;
-        let out = gpu.upload(&vec![0u8; bytes.max(16) as usize], wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC);
+        let out =
+            gpu.upload(&vec![0u8; bytes.max(16) as usize], wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC);
         let pipeline = self.pipeline(&self.capture, p, true).map_err(|e| e.to_string())?;
         let encoder = self.pass(&pipeline, p, &device_block(p), [&prims, &out], true);
         let words = gpu.read_back(&out, bytes.max(16), encoder).map_err(|e| e.to_string())?;
@@ -358,7 +368,8 @@ impl<'g> Frame<'g> {
         let words = gpu.read_back(&buffer, u64::from(row * h), encoder)?;
         let bytes: &[u8] = bytemuck::cast_slice(&words);
         // Framebuffer row 0 is the PICA's bottom row (y = -1): the picture starts at the top.
-        let rgba = (0..h as usize).rev().flat_map(|y| bytes[y * row as usize..][..4 * w as usize].iter().copied()).collect();
+        let rgba =
+            (0..h as usize).rev().flat_map(|y| bytes[y * row as usize..][..4 * w as usize].iter().copied()).collect();
         Ok(Picture { width: w, height: h, rgba })
     }
 }

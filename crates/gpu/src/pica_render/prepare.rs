@@ -54,7 +54,8 @@ fn unit_image(regs: &[u32], unit: usize, memory: Memory) -> Result<UnitImage, St
     let bytes = memory(address, size).ok_or_else(|| {
         format!("texture unit {unit}: {size} bytes at physical address 0x{address:08x} are not in memory")
     })?;
-    let image = pica::texture::decode(format, width, height, &bytes).map_err(|e| format!("texture unit {unit}: {e}"))?;
+    let image =
+        pica::texture::decode(format, width, height, &bytes).map_err(|e| format!("texture unit {unit}: {e}"))?;
     let row = width as usize * 4;
     let texels = (0..height as usize)
         .rev()
@@ -82,7 +83,7 @@ fn position_slots(regs: &[u32]) -> [Option<(usize, usize)>; 4] {
 /// The pixel box of a triangle of clip positions: the whole target when a vertex is at or
 /// behind w = 0 (the clipper may then reach anywhere), else the window box widened by a pixel.
 fn pixel_box(v: &[[f32; 4]; 3], vp: &Viewport, size: (u32, u32)) -> [u32; 4] {
-    if v.iter().any(|p| !(p[3] > 0.0) || !p.iter().all(|c| c.is_finite())) {
+    if v.iter().any(|p| p[3].is_nan() || p[3] <= 0.0 || !p.iter().all(|c| c.is_finite())) {
         return [0, 0, size.0, size.1];
     }
     let (mut x0, mut y0, mut x1, mut y1) = (f32::INFINITY, f32::INFINITY, f32::NEG_INFINITY, f32::NEG_INFINITY);
@@ -128,7 +129,8 @@ pub fn prepare(gpu: &Gpu, draw: &Draw, memory: Memory, size: (u32, u32)) -> Resu
         *v = reg(regs, 0x2B1 + i).to_le_bytes().map(u32::from);
     }
     block.b = reg(regs, 0x2B0) as u16;
-    let input: Vec<u32> = vertices.inputs.iter().flat_map(|v| v.iter().flat_map(|c| c.map(|x| x.to_f32().to_bits()))).collect();
+    let input: Vec<u32> =
+        vertices.inputs.iter().flat_map(|v| v.iter().flat_map(|c| c.map(|x| x.to_f32().to_bits()))).collect();
     let n = vertices.inputs.len();
     let out = if n == 0 {
         Vec::new()
@@ -146,9 +148,7 @@ pub fn prepare(gpu: &Gpu, draw: &Draw, memory: Memory, size: (u32, u32)) -> Resu
     };
     let slot = |v: usize, s: usize| slot_regs.get(s).map_or([0.0; 4], |&r| o(v, r));
     let pos_at = position_slots(regs);
-    let position = |v: usize| -> [f32; 4] {
-        std::array::from_fn(|c| pos_at[c].map_or(0.0, |(s, k)| slot(v, s)[k]))
-    };
+    let position = |v: usize| -> [f32; 4] { std::array::from_fn(|c| pos_at[c].map_or(0.0, |(s, k)| slot(v, s)[k])) };
     let mut records = Vec::with_capacity(vertices.triangles.len() * 3 * RECORD_VEC4S);
     let mut boxes = Vec::with_capacity(vertices.triangles.len());
     for tri in &vertices.triangles {

@@ -69,11 +69,7 @@ fn element(kind: AttribType, b: &[u8]) -> F24 {
 const DEFAULT: Vec4 = [F24::ZERO, F24::ZERO, F24::ZERO, F24::ONE];
 
 /// Loads vertex `index` of `draw` (an attribute-buffer draw) through `read`.
-fn load_vertex(
-    draw: &Draw,
-    index: u32,
-    read: &dyn Fn(u32, usize) -> Option<Vec<u8>>,
-) -> Result<[Vec4; 12], LoadError> {
+fn load_vertex(draw: &Draw, index: u32, read: &dyn Fn(u32, usize) -> Option<Vec<u8>>) -> Result<[Vec4; 12], LoadError> {
     let config = draw.vertex_config();
     let mut attrs = [DEFAULT; 12];
     let count = (config.attribute_count as usize).min(12);
