@@ -19,6 +19,9 @@ fn reg(regs: &[u32], id: usize) -> u32 {
     regs.get(id).copied().unwrap_or(0)
 }
 
+/// Most triangles of one draw (3 records of 128 bytes each must fit in a storage binding).
+pub const MAX_TRIANGLES: usize = 1 << 18;
+
 /// A draw ready to render.
 pub struct Prepared {
     /// RECORD_VEC4S vec4s per triangle vertex, three vertices per triangle.
@@ -112,6 +115,10 @@ pub fn prepare(gpu: &Gpu, draw: &Draw, memory: Memory, size: (u32, u32)) -> Resu
     }
     let state = PassState::from_regs(regs, size)?;
     let vertices = loader::load(draw, memory).map_err(|e| e.to_string())?;
+    // Vertex records go into one storage binding (wgpu's default limit: 128 MiB).
+    if vertices.triangles.len() > MAX_TRIANGLES {
+        return Err(format!("{} triangles, more than the {MAX_TRIANGLES} rendered per draw", vertices.triangles.len()));
+    }
 
     // The vertex shader: its compute form over v0-v15 of every vertex gives o0-o15.
     let vs = &draw.memories.vs;

@@ -132,6 +132,12 @@ impl PassState {
     /// A message naming the register when a mode has no exact pipeline state here.
     pub fn from_regs(regs: &[u32], size: (u32, u32)) -> Result<PassState, String> {
         let viewport = Viewport::from_regs(regs);
+        // wgpu rejects (by panicking) viewports that are empty, not finite or far outside the
+        // target; a hostile trace must get an error instead.
+        let dims = [viewport.width, viewport.height];
+        if !dims.iter().all(|d| d.is_finite() && *d > 0.0 && *d <= 4096.0) {
+            return Err(format!("GPUREG_VIEWPORT_WIDTH/HEIGHT give a {}x{} viewport", dims[0], dims[1]));
+        }
         let scissor = match reg(regs, 0x065) & 3 {
             0 => None,
             3 => {
