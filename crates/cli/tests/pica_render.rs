@@ -230,4 +230,21 @@ fn wrong_and_truncated_traces_name_the_file_and_the_place() {
     assert!(!o.status.success());
     let e = text(&o.stderr);
     assert!(e.contains("missing.citrace") && e.contains("draw 0") && e.contains("0x18000000"), "{e}");
+    // A raw command list has no memory: its attribute-buffer draw names the draw and address.
+    let mut list = pica::regs::cmdlist::Writer::new();
+    let half = pica::state::scene::f24(32.0);
+    list.write(0x041, half)
+        .write(0x043, half)
+        .write(0x102, 3)
+        .write(0x205, (1 << 28) | (12 << 16))
+        .write(0x200, VERTICES >> 3)
+        .write(0x228, 3)
+        .write(0x22E, 1);
+    let raw = dir.join("list.bin");
+    std::fs::write(&raw, list.finish().to_bytes()).unwrap();
+    let o = shaderport(&["pica", "render", raw.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let e = text(&o.stderr);
+    assert!(e.contains("list.bin") && e.contains("draw 0") && e.contains("not in memory"), "{e}");
+    assert!(!e.contains("panicked"), "{e}");
 }
