@@ -47,7 +47,7 @@ pub const DX10_LOOP_CAP: u32 = 4096;
 /// The most stack entries (the interpreter's default `stack_limit`).
 pub const STACK_LIMIT: u32 = 1024;
 
-const END_PC: u32 = u32::MAX;
+pub(crate) const END_PC: u32 = u32::MAX;
 const KIND_PUSH: u32 = 0;
 const KIND_LOOP: u32 = 1;
 const KIND_CALL: u32 = 2;

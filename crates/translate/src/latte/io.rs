@@ -437,6 +437,9 @@ pub(crate) fn compute_module(prog: &Program, _stage: Stage, options: &Options) -
     let flow = if Em::is_straight(prog) {
         em.straight(&mut sink);
         FlowKind::Straight
+    } else if let Some(plan) = super::structured::plan(prog) {
+        em.structured(&plan, &mut sink);
+        FlowKind::Structured
     } else {
         em.dispatch(&mut sink);
         FlowKind::Dispatch

@@ -5,7 +5,8 @@
 //! words) runs in one function over the invocation's GPRs, kept as `vec4<u32>` bit patterns and
 //! bitcast at each use, with the lane state and stack of `latte::interp` for one invocation:
 //! - `ops`: the arithmetic of each ALU opcode; `alu`: ALU clauses (the group rule, PV/PS,
-//!   AR, predication); `flow`: control flow, straight code or a dispatch loop;
+//!   AR, predication); `flow`: control flow, straight code or a dispatch loop; `structured`: the
+//!   structured form (guarded blocks and loops) where the CF graph nests;
 //! - `io`: the entry points. Today the compute form ([`COMPUTE_ENTRY`]): each invocation reads
 //!   its initial GPRs from a storage buffer and writes its final GPRs, exports and memory
 //!   writes back (the layout below), for the differential test against the interpreter;
@@ -21,6 +22,7 @@ mod flow;
 pub mod interface;
 mod io;
 mod ops;
+mod structured;
 mod transc;
 mod varyings;
 mod vtx;
@@ -79,6 +81,8 @@ pub struct Options {
 pub enum FlowKind {
     /// No CF instruction leaves its successor: straight code.
     Straight,
+    /// Forward jumps as guarded blocks and loops as loops (the CF graph nests).
+    Structured,
     /// The dispatch loop over the CF program counter.
     Dispatch,
 }
