@@ -4,18 +4,20 @@
 //!
 //! Every CF instruction still stores pc + 1 and runs the code of [`Em::cf`], which sets the
 //! pc of a jump, so the lane state, the stack and the error flags are the dispatch loop's.
-//! What changes is how the next instruction is found:
-//! - a run of instructions that only fall through shares one block; an instruction that
-//!   follows one that can leave its successor, or that a jump targets, starts a block guarded
-//!   by `if pc == k`. A forward jump sets pc past the blocks it skips, whose guards fail, up
-//!   to the block of its target;
-//! - a LOOP_END whose ADDR b is at or before it closes the loop [b, LOOP_END]: `if pc == b {
-//!   loop { body; if pc != b { break } } }`. Its back edge leaves pc = b; any other pc (the
-//!   fall-through after the loop, a jump past it, the end) leaves the loop.
+//! What changes is how the next instruction is found ([`plan`] builds the shape):
+//! - after a forward jump at j to t, the instructions it skips run under `if pc == j + 1`;
+//! - a LOOP_END whose ADDR b is at or before it closes the loop [b, LOOP_END]: `loop { body;
+//!   if pc != b { break } }`. Its back edge leaves pc = b; any other pc (the fall-through,
+//!   a jump past the loop, the end) leaves the loop;
+//! - where pc may hold something else than the next instruction (a jump from a skipped part
+//!   past its end, such as a LOOP_BREAK inside an `if`; the end of the program; after a loop),
+//!   the code goes on under `if pc == k`, closed before the next instruction such a jump
+//!   lands on.
 //!
-//! This runs the dispatch loop's instruction sequence when the loops nest, no jump enters a
-//! loop other than at its first instruction, and no jump but a LOOP_END goes backward
-//! ([`plan`]). CALL and RETURN (with a CALL in the program) take the dispatch loop.
+//! The shape fails, and the dispatch loop is taken, when a jump lands inside a part already
+//! skipped (inside an `if` it did not enter, or a loop past its first instruction), when a
+//! jump other than a LOOP_END goes backward, when a loop is not whole inside the parts around
+//! it, and for CALL (and RETURN in a program that calls).
 //!
 //! The step budget: `steps` counts CF instructions as the dispatch loop does; the check is at
 //! each loop's back edge and at the end of the program, where a count past [`MAX_CF_STEPS`]
@@ -42,15 +44,128 @@ struct Succ {
 
 /// The shape of a program that takes the structured form.
 pub(crate) struct Plan {
-    /// Loops by first instruction: the LOOP_END indices of the loops starting there.
-    loops: BTreeMap<usize, BTreeSet<usize>>,
-    /// Per instruction: the target of its forward jump, at most the program's length.
+    nodes: Vec<Node>,
+}
+
+/// A part of the structured form.
+enum Node {
+    /// CF instruction k.
+    Inst(usize),
+    /// `if pc == k { ... }`.
+    Guard(usize, Vec<Node>),
+    /// The loop whose back edge leaves pc = b.
+    Loop(usize, Vec<Node>),
+}
+
+/// What [`Shaper`] knows of one program.
+struct Shaper {
+    /// Per instruction: the target of its forward jump.
     jump: Vec<Option<usize>>,
-    /// Per instruction: whether it can only end the program.
+    /// Per instruction: it can only end the program.
     ends: Vec<bool>,
-    /// Per instruction: whether pc can be the end after it (it ends, or it is a LOOP_END,
-    /// whose loop leaves at an error).
-    may_end: Vec<bool>,
+    /// Loops by first instruction: their LOOP_END indices.
+    loops: BTreeMap<usize, BTreeSet<usize>>,
+    /// Loops placed so far.
+    placed: usize,
+}
+
+/// The nodes of one range being built: those at its level and the guard block open.
+struct Level {
+    out: Vec<Node>,
+    open: Option<(usize, Vec<Node>)>,
+}
+
+impl Level {
+    fn push(&mut self, n: Node) {
+        match &mut self.open {
+            Some((_, b)) => b.push(n),
+            None => self.out.push(n),
+        }
+    }
+
+    fn close(&mut self) {
+        if let Some((g, b)) = self.open.take() {
+            self.out.push(Node::Guard(g, b));
+        }
+    }
+}
+
+/// A built range: its nodes, the pcs past it that a jump inside may leave, and whether pc
+/// may be the end after it.
+struct Built {
+    nodes: Vec<Node>,
+    escapes: BTreeSet<usize>,
+    may_end: bool,
+}
+
+impl Shaper {
+    /// Instructions `lo..hi`, entered with pc = `lo`; `inside` is the loop whose body this is.
+    fn build(&mut self, lo: usize, hi: usize, inside: Option<(usize, usize)>) -> Option<Built> {
+        let mut lv = Level { out: Vec::new(), open: None };
+        // pcs a jump left that lie ahead.
+        let mut pending: BTreeSet<usize> = BTreeSet::new();
+        let mut may_end = false;
+        let mut need_guard = false;
+        let mut k = lo;
+        while k < hi {
+            if pending.remove(&k) {
+                need_guard = true;
+            }
+            if need_guard {
+                lv.close();
+                lv.open = Some((k, Vec::new()));
+                need_guard = false;
+            }
+            let lp = self.loops.get(&k).and_then(|es| es.iter().rev().find(|&&e| e < hi && inside != Some((k, e))));
+            if let Some(&e) = lp {
+                if pending.range(k + 1..=e).next().is_some() {
+                    return None;
+                }
+                let body = self.build(k, e + 1, Some((k, e)))?;
+                self.placed += 1;
+                lv.push(Node::Loop(k, body.nodes));
+                pending.extend(body.escapes);
+                may_end = true;
+                need_guard = true;
+                k = e + 1;
+                continue;
+            }
+            lv.push(Node::Inst(k));
+            if self.ends[k] {
+                may_end = true;
+                need_guard = true;
+                // Only a pending jump reaches what follows.
+                k = pending.iter().next().copied().unwrap_or(hi).min(hi);
+                continue;
+            }
+            match self.jump[k] {
+                Some(t) if t > k + 1 => {
+                    let r = t.min(hi);
+                    if pending.range(k + 2..r).next().is_some() {
+                        return None;
+                    }
+                    // A pending jump to k + 1 enters the skipped part too: its guard goes
+                    // outside the block that holds k.
+                    let landing = pending.remove(&(k + 1));
+                    if landing {
+                        lv.close();
+                    }
+                    let region = self.build(k + 1, r, inside)?;
+                    lv.push(Node::Guard(k + 1, region.nodes));
+                    pending.insert(t);
+                    pending.extend(region.escapes);
+                    // After the skipped part pc is r, the end, or a pc past r.
+                    pending.remove(&r);
+                    may_end |= region.may_end;
+                    need_guard = landing || region.may_end || !pending.is_empty();
+                    k = r;
+                }
+                _ => k += 1,
+            }
+        }
+        lv.close();
+        Some(Built { nodes: lv.out, escapes: pending, may_end })
+    }
 }
 
 /// One instruction's successors; `None` for what only the dispatch loop runs (CALL, and
@@ -81,56 +196,26 @@ pub(crate) fn plan(prog: &Program) -> Option<Plan> {
     let n = prog.cf.len();
     let calls = prog.cf.iter().any(|c| matches!(c, CfInst::Normal(n) if n.op == 0x12));
     let succs = (0..n).map(|k| succ(prog, k, calls)).collect::<Option<Vec<_>>>()?;
-    let mut loops: Vec<(usize, usize)> = Vec::new();
-    let mut jumps: Vec<(usize, usize)> = Vec::new();
+    let mut loops: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
+    let mut count = 0;
     let mut jump = vec![None; n];
     for (k, s) in succs.iter().enumerate() {
         let Some(t) = s.jump else { continue };
-        let is_loop_end = matches!(prog.cf[k], CfInst::Normal(n) if n.op == 0x05);
-        if (t as usize) > k {
-            // Past the program is past the last instruction (the end test flags it).
-            let t = (t as usize).min(n);
-            jumps.push((k, t));
+        let t = t as usize;
+        if t > k {
             jump[k] = Some(t);
-        } else if is_loop_end {
-            loops.push((t as usize, k));
+        } else if matches!(prog.cf[k], CfInst::Normal(n) if n.op == 0x05) {
+            loops.entry(t).or_default().insert(k);
+            count += 1;
         } else {
             return None;
         }
     }
-    // Loops nest or are apart.
-    for (i, &(b1, e1)) in loops.iter().enumerate() {
-        for &(b2, e2) in &loops[i + 1..] {
-            let apart = e1 < b2 || e2 < b1;
-            let nested = (b1 <= b2 && e2 <= e1) || (b2 <= b1 && e1 <= e2);
-            if !apart && !nested {
-                return None;
-            }
-        }
-    }
-    // A jump inside a loop lands inside it (at most its LOOP_END); one from outside does not
-    // land past its first instruction.
-    for &(j, t) in &jumps {
-        for &(b, e) in &loops {
-            let from_inside = b <= j && j <= e;
-            if from_inside && t > e || !from_inside && b < t && t <= e {
-                return None;
-            }
-        }
-    }
-    // The instructions a jump skips, j+1..t, hold every jump made among them whole.
-    for &(j1, t1) in &jumps {
-        if jumps.iter().any(|&(j2, t2)| j1 < j2 && j2 < t1 && t2 > t1) {
-            return None;
-        }
-    }
-    let mut by_start: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
-    for &(b, e) in &loops {
-        by_start.entry(b).or_default().insert(e);
-    }
-    let ends: Vec<bool> = succs.iter().map(|s| !s.falls && s.jump.is_none()).collect();
-    let may_end = (0..n).map(|k| ends[k] || loops.iter().any(|&(_, e)| e == k)).collect();
-    Some(Plan { loops: by_start, jump, ends, may_end })
+    let ends = succs.iter().map(|s| !s.falls && s.jump.is_none()).collect();
+    let mut sh = Shaper { jump, ends, loops, placed: 0 };
+    let built = sh.build(0, n, None)?;
+    // Every loop whole inside the parts around it.
+    (sh.placed == count).then_some(Plan { nodes: built.nodes })
 }
 
 impl Em<'_, '_> {
@@ -142,7 +227,7 @@ impl Em<'_, '_> {
         let zero = self.fb.u32(0);
         let steps = self.fb.local("steps", u, Some(zero));
         self.pc = Some(pc);
-        self.range(plan, 0, self.prog.cf.len(), None, steps, sink);
+        self.nodes(&plan.nodes, steps, sink);
         self.over_budget(steps);
         // Falling or jumping past the program (PcOutOfRange in the interpreter).
         let p = self.fb.load(pc);
@@ -159,65 +244,37 @@ impl Em<'_, '_> {
         self.fail_if(over, ERR_STEP_BUDGET);
     }
 
-    /// Instructions `lo..hi`, entered with pc = `lo`; `inside` is the loop whose body this is.
-    fn range(&mut self, plan: &Plan, lo: usize, hi: usize, inside: Option<(usize, usize)>, steps: H, sink: &mut dyn Sink) {
-        let mut k = lo;
-        while k < hi {
-            let outer_loop = plan
-                .loops
-                .get(&k)
-                .and_then(|es| es.iter().rev().find(|&&e| e < hi && inside != Some((k, e))).copied());
-            if let Some(e) = outer_loop {
-                self.structured_loop(plan, k, e, steps, sink);
-                // The loop leaves with pc past its LOOP_END or at the end.
-                self.guarded(plan, e + 1, hi, inside, steps, sink);
-                return;
-            }
-            let next = self.k(k as u32 + 1);
-            let pc = self.pc.expect("the structured form keeps a pc");
-            self.fb.store(pc, next);
-            let one = self.k(1);
-            self.fb.add_assign(steps, one);
-            self.cf(k, sink);
-            if plan.ends[k] {
-                // Nothing after it in this range is reached: a jump over it holds it whole.
-                return;
-            }
-            if let Some(t) = plan.jump[k] {
-                let t = t.min(hi);
-                self.guarded(plan, k + 1, t, inside, steps, sink);
-                if (k + 1..t).any(|i| plan.may_end[i]) {
-                    self.guarded(plan, t, hi, inside, steps, sink);
-                    return;
+    fn nodes(&mut self, nodes: &[Node], steps: H, sink: &mut dyn Sink) {
+        let pc = self.pc.expect("the structured form keeps a pc");
+        for n in nodes {
+            match n {
+                Node::Inst(k) => {
+                    let next = self.k(*k as u32 + 1);
+                    self.fb.store(pc, next);
+                    let one = self.k(1);
+                    self.fb.add_assign(steps, one);
+                    self.cf(*k, sink);
                 }
-                k = t;
-            } else {
-                k += 1;
+                Node::Guard(g, body) => {
+                    let p = self.fb.load(pc);
+                    let s = self.k(*g as u32);
+                    let c = self.b(B::Equal, p, s);
+                    self.fb.open();
+                    self.nodes(body, steps, sink);
+                    let body = self.fb.close();
+                    self.fb.stmt(Statement::If { condition: c, accept: body, reject: Block::new() });
+                }
+                Node::Loop(b, body) => self.structured_loop(*b, body, steps, sink),
             }
         }
     }
 
-    /// `lo..hi` under `if pc == lo` (nothing for an empty range).
-    fn guarded(&mut self, plan: &Plan, lo: usize, hi: usize, inside: Option<(usize, usize)>, steps: H, sink: &mut dyn Sink) {
-        if lo >= hi {
-            return;
-        }
-        let pc = self.pc.expect("the structured form keeps a pc");
-        let p = self.fb.load(pc);
-        let s = self.k(lo as u32);
-        let c = self.b(B::Equal, p, s);
-        self.fb.open();
-        self.range(plan, lo, hi, inside, steps, sink);
-        let body = self.fb.close();
-        self.fb.stmt(Statement::If { condition: c, accept: body, reject: Block::new() });
-    }
-
-    /// The loop [b, e], entered with pc = b: again while its LOOP_END leaves pc = b and no
-    /// error is flagged.
-    fn structured_loop(&mut self, plan: &Plan, b: usize, e: usize, steps: H, sink: &mut dyn Sink) {
+    /// A loop, entered with pc = b: again while its LOOP_END leaves pc = b and no error is
+    /// flagged.
+    fn structured_loop(&mut self, b: usize, body: &[Node], steps: H, sink: &mut dyn Sink) {
         let pc = self.pc.expect("the structured form keeps a pc");
         self.fb.open();
-        self.range(plan, b, e + 1, Some((b, e)), steps, sink);
+        self.nodes(body, steps, sink);
         self.over_budget(steps);
         let err = self.fb.load(self.err);
         let z = self.k(0);
