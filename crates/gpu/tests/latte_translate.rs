@@ -65,6 +65,18 @@ struct Tally {
     vtx_compared: usize,
     failures: Vec<String>,
     build: std::time::Duration,
+    /// Translated programs by control-flow form (docs/latte-translate.md "Control-flow forms").
+    flows: std::collections::BTreeMap<String, usize>,
+}
+
+/// The control-flow form `p` takes (it does not depend on the constants verify draws).
+fn flow(p: &SmithProgram) -> translate::latte::FlowKind {
+    let stage = match p.stage {
+        IStage::Pixel => translate::latte::Stage::Pixel,
+        _ => translate::latte::Stage::Vertex,
+    };
+    let options = translate::latte::Options { loop_consts: p.loop_consts.clone(), ..Default::default() };
+    translate::latte::translate(&p.program, stage, &options).expect("verified programs translate").flow()
 }
 
 /// One program through the shared runner (gpu::latte_verify): in `exact` nothing is tolerated;
@@ -80,6 +92,7 @@ fn run_one(gpu: &gpu::Gpu, name: &str, mut u: Unstructured, p: &SmithProgram, pr
         Err(e) => panic!("{name}: {e}"),
     };
     t.translated += 1;
+    *t.flows.entry(format!("{:?}", flow(p))).or_default() += 1;
     t.build += r.device_time;
     t.compared += r.passed + r.failed;
     t.vtx_programs += r.vtx as usize;
@@ -118,6 +131,7 @@ fn latte_translations_match_the_interpreter() {
         run_one(&gpu, name, Unstructured::new(&data), p, Precision::Exact, &mut t);
     }
     let corpus_tally = format!("{t:?}");
+    let corpus_flows = t.flows.clone();
     for seed in 0..count {
         let data = bytes(seed, 65536);
         let mut u = Unstructured::new(&data);
@@ -125,6 +139,17 @@ fn latte_translations_match_the_interpreter() {
         run_one(&gpu, &format!("smith seed {seed}"), u, &p, Precision::Exact, &mut t);
     }
     eprintln!("corpus part: {corpus_tally}");
+    let mut smith_flows = t.flows.clone();
+    for (k, n) in &corpus_flows {
+        *smith_flows.get_mut(k).unwrap() -= n;
+    }
+    eprintln!("control-flow forms of the translated programs: corpus {corpus_flows:?}, smith {smith_flows:?}");
+    // t06_while (Mesa's unrolled while loop) and the random programs with jumps nest.
+    assert!(corpus_flows.get("Structured").is_some_and(|&n| n > 0), "{corpus_flows:?}");
+    assert!(
+        count < 10 || smith_flows.get("Structured").is_some_and(|&n| n > 0),
+        "no random program took the structured form: {smith_flows:?}"
+    );
     eprintln!(
         "{} programs: {} translated ({} not yet: TEX fetches), {} with VTX fetches ({} of their invocations compared), {} invocations compared, {} skipped (interpreter error), {} mismatched ({} bits); pipeline build + run {:.1} s; total {:.1} s",
         t.programs,

@@ -79,3 +79,28 @@ fn smith_programs_with_jumps_take_the_structured_form() {
     let dispatch = kinds.get("Dispatch").copied().unwrap_or(0);
     assert!(count < 20 || structured > dispatch, "{kinds:?}");
 }
+
+/// Hand-written programs on each side of the rule (docs/latte-translate.md "The structured
+/// rule").
+#[test]
+fn the_structured_rule_on_written_programs() {
+    let form = |text: &str| {
+        let p = latte::asm::assemble(text).unwrap().program;
+        flow(&p, Stage::Vertex, &Options::default()).unwrap()
+    };
+    // Loops, a break inside an `if` (it leaves the skipped part), ALU_BREAK.
+    let loops = "00 LOOP_START ADDR(3) CF_CONST(1)\n01 ALU:\n0 x: ADD_INT R1.x, R1.x, INT_1.x\n\
+                 02 LOOP_END ADDR(1)\n03 LOOP_START_NO_AL ADDR(6) CF_CONST(2)\n04 ALU:\n1 z: ADD_INT R1.z, R1.z, INT_1.x\n\
+                 05 LOOP_END ADDR(4)\n06 NOP\nEND_OF_PROGRAM\n";
+    assert_eq!(form(loops), FlowKind::Structured);
+    let brk = "00 LOOP_START_DX10 ADDR(6)\n01 ALU_PUSH_BEFORE:\n0 x: PRED_SETGT R127.x, R0.x, IMM_0.x UPDATE_EXEC_MASK NO_WRITE\n\
+               02 JUMP ADDR(4) POP_CNT(1)\n03 LOOP_BREAK ADDR(5)\n04 POP ADDR(5) POP_CNT(1)\n05 LOOP_END ADDR(1)\n06 NOP\nEND_OF_PROGRAM\n";
+    assert_eq!(form(brk), FlowKind::Structured);
+    // CALL, a backward JUMP, a jump into a loop past its first instruction.
+    let call = "00 CALL ADDR(3)\n01 ALU:\n0 y: ADD R1.y, R1.x, IMM_1.x\n02 NOP\nEND_OF_PROGRAM\n03 ALU:\n1 x: MOV R1.x, 0x40000000\n04 RETURN\n";
+    assert_eq!(form(call), FlowKind::Dispatch);
+    let back = "00 ALU:\n0 x: ADD_INT R1.x, R1.x, INT_1.x\n01 JUMP ADDR(0)\n02 NOP\nEND_OF_PROGRAM\n";
+    assert_eq!(form(back), FlowKind::Dispatch);
+    let into = "00 JUMP ADDR(3)\n01 LOOP_START_DX10 ADDR(4)\n02 NOP\n03 LOOP_END ADDR(2)\n04 NOP\nEND_OF_PROGRAM\n";
+    assert_eq!(form(into), FlowKind::Dispatch);
+}

@@ -1,7 +1,8 @@
 //! Control flow for one invocation: the lane state and the stack of latte-semantics-facts.md
-//! §2.3-§2.5 as `latte::interp` (cf.rs) keeps them, and the two forms of the program:
+//! §2.3-§2.5 as `latte::interp` (cf.rs) keeps them, and the forms of the program:
 //! - straight code, when no CF instruction can leave the next one (ALU clauses, including
 //!   the stack-only ALU_PUSH_BEFORE / ALU_POP_AFTER / ALU_ELSE_AFTER, POP, KILL, exports);
+//! - the structured form (structured.rs) when the CF graph nests;
 //! - a dispatch loop `loop { switch pc { case k: ... } }` for every other program, so that any
 //!   valid program translates.
 //!
