@@ -1,10 +1,10 @@
-/* Translates executable 0 of a PICA200 SHBIN, and a program given as words, to SPIR-V through
- * libshaderport's C ABI.
+/* Translates executable 0 of a PICA200 SHBIN, a program given as words and a fixed-function
+ * fragment pipeline given as registers to SPIR-V through libshaderport's C ABI.
  *
  *   translate SHADER.shbin OUT_DIR [CACHE_DIR]
  *
- * writes OUT_DIR/shbin.spv and OUT_DIR/words.spv and prints each output's interface. Exit
- * status 0 on success, 1 with the library's error message otherwise. */
+ * writes OUT_DIR/shbin.spv, OUT_DIR/words.spv and OUT_DIR/fragment.spv and prints each
+ * output's interface. Exit status 0 on success, 1 with the library's error message otherwise. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +93,55 @@ int main(int argc, char **argv) {
     }
     failed |= write_output(output, argv[2], "words.spv");
     sp_output_free(output);
+
+    /* A PICA200 fragment pipeline from the register file an emulator keeps: texture unit 0 (2D)
+     * on, TexEnv stage 0 replaces RGB and alpha by texture 0 and stages 1-5 pass it through;
+     * the vertex stage writes the position to o0, the colour to o1, texcoord 0 to o2. */
+    static uint32_t regs[SP_PICA_REGISTERS];
+    regs[0x04F] = 3;                    /* SH_OUTMAP_TOTAL */
+    regs[0x050] = 0x03020100u;          /* o0 = position.xyzw */
+    regs[0x051] = 0x0B0A0908u;          /* o1 = color.rgba */
+    regs[0x052] = 0x1F1F0D0Cu;          /* o2 = texcoord0.uv */
+    regs[0x06D] = 1;                    /* DEPTHMAP_ENABLE: z-buffering */
+    regs[0x080] = 1;                    /* TEXUNIT_CONFIG: unit 0 on */
+    const uint32_t texenv[6] = {0x0C0, 0x0C8, 0x0D0, 0x0D8, 0x0F0, 0x0F8};
+    for (int i = 0; i < 6; i++) {
+        regs[texenv[i]] = i == 0 ? (3u | 3u << 16) : (15u | 15u << 16); /* texture 0 / previous */
+    }
+    SpPicaFragmentKey key;
+    if (sp_pica_fragment_key_from_regs(regs, &key, &error) != SP_OK) {
+        fprintf(stderr, "fragment key: %s (code %d)\n", error.message, error.code);
+        return 1;
+    }
+    uint8_t uniforms[SP_PICA_FRAGMENT_UNIFORM_SIZE];
+    size_t uniform_len = 0;
+    if (sp_pica_fragment_uniforms(regs, NULL, uniforms, sizeof uniforms, &uniform_len, &error) != SP_OK) {
+        fprintf(stderr, "fragment uniforms: %s (code %d)\n", error.message, error.code);
+        return 1;
+    }
+    if (sp_pica_fragment_translate(&key, &options, cache, &output, &error) != SP_OK) {
+        fprintf(stderr, "fragment: %s (code %d)\n", error.message, error.code);
+        return 1;
+    }
+    const SpInterface *fi = sp_output_interface(output);
+    printf("fragment: %zu uniform bytes, texture units %#x (cube %#x)\n", uniform_len, fi->texmap_mask,
+           fi->texture_cube_mask);
+    if (fi->stage != SP_STAGE_FRAGMENT || fi->texmap_mask != 1 || fi->input_mask != 0x7) {
+        fprintf(stderr, "unexpected fragment interface\n");
+        return 1;
+    }
+    failed |= write_output(output, argv[2], "fragment.spv");
+    sp_output_free(output);
+
+    /* Fragment lighting is valid but not translated yet: SP_ERROR_UNSUPPORTED, named. */
+    key.lighting.enabled = 1;
+    key.lighting.count = 1;
+    key.texenv[0].rgb_source[0] = 1; /* fragment primary colour */
+    if (sp_pica_fragment_translate(&key, &options, cache, &output, &error) != SP_ERROR_UNSUPPORTED || output) {
+        fprintf(stderr, "a lighting key was accepted\n");
+        return 1;
+    }
+    printf("unsupported: %s\n", error.message);
 
     /* A malformed call is an error code and a message, never a crash. */
     program.entry = 99;

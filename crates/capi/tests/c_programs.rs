@@ -77,6 +77,8 @@ fn the_c_program_writes_valid_spirv() {
         assert!(text.contains("refused: entry point 99 is outside the program"), "{text}");
         spirv_val(&out.join("shbin.spv"));
         spirv_val(&out.join("words.spv"));
+        spirv_val(&out.join("fragment.spv"));
+        assert!(text.contains("unsupported: the fragment state uses fragment lighting"), "{text}");
         // The same bytes as the Rust API.
         let shbin = pica::shbin::Shbin::read(&std::fs::read(&shbin).unwrap()).unwrap();
         let want = translate::pica::translate(&shbin, 0, Default::default()).unwrap().spirv().unwrap();
@@ -94,9 +96,10 @@ fn the_cpp_program_writes_valid_spirv() {
     build("c++", "c++17", &manifest().join("examples/translate.cpp"), &exe, false);
     let shbin = testkit::corpus("pica/golden/3ds-examples__graphics__gpu__lenny__source__vshader.v.pica.shbin");
     let text = run(Command::new(&exe).arg(&shbin).arg(&dir).arg(dir.join("cache")));
-    assert!(text.contains("1 hits, 2 misses, 2 writes"), "{text}");
+    assert!(text.contains("2 hits, 3 misses, 3 writes"), "{text}");
     spirv_val(&dir.join("shbin.spv"));
     spirv_val(&dir.join("tev.spv"));
+    spirv_val(&dir.join("fragment.spv"));
 }
 
 #[test]

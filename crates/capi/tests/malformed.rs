@@ -1,12 +1,13 @@
 //! Malformed input through the C ABI gives an error code and a message naming what is wrong,
 //! never a crash: null pointers, unknown options, lengths over their caps, out-of-range key
-//! fields, and random SHBIN bytes, program words and keys (bounded by PROPTEST_CASES).
+//! fields, and random SHBIN bytes, program words, register files and keys (bounded by
+//! PROPTEST_CASES).
 
 mod common;
 
 use std::ptr::{null, null_mut};
 
-use common::{message, new_error, pica, pica_shbin, tev, CProgram};
+use common::{message, new_error, pica, pica_fragment, pica_fragment_key, pica_shbin, tev, CProgram};
 use proptest::prelude::*;
 use shaderport::*;
 use translate::pica::Setup;
@@ -129,6 +130,132 @@ fn arguments_out_of_range_are_named() {
     assert!(message(&error).starts_with("cache folder"), "{}", message(&error));
 }
 
+#[test]
+fn fragment_calls_name_what_is_wrong() {
+    let (mut out, mut error) = (null_mut(), new_error());
+    // SAFETY (all calls below): every non-null pointer is valid for its length.
+    let code = unsafe { sp_pica_fragment_translate(null(), null(), null(), &mut out, &mut error) };
+    assert_eq!((code, message(&error).as_str()), (SP_ERROR_NULL_POINTER, "key is null"));
+    let code = unsafe { sp_pica_fragment_key_from_regs(null(), null_mut(), &mut error) };
+    assert_eq!((code, message(&error).as_str()), (SP_ERROR_NULL_POINTER, "regs is null"));
+    let regs = vec![0u32; SP_PICA_REGISTERS];
+    let code = unsafe { sp_pica_fragment_key_from_regs(regs.as_ptr(), null_mut(), &mut error) };
+    assert_eq!((code, message(&error).as_str()), (SP_ERROR_NULL_POINTER, "key is null"));
+
+    // The uniform block: a short buffer is refused with the size needed; a null LUT is zeros.
+    let mut buf = vec![0u8; SP_PICA_FRAGMENT_UNIFORM_SIZE];
+    let mut written = 0;
+    let code =
+        unsafe { sp_pica_fragment_uniforms(regs.as_ptr(), null(), buf.as_mut_ptr(), 100, &mut written, &mut error) };
+    assert_eq!(code, SP_ERROR_INVALID_ARGUMENT);
+    assert_eq!(message(&error), "len 100 is under SP_PICA_FRAGMENT_UNIFORM_SIZE (2304)");
+    assert_eq!(written, SP_PICA_FRAGMENT_UNIFORM_SIZE);
+    let code = unsafe { sp_pica_fragment_uniforms(regs.as_ptr(), null(), null_mut(), 4096, &mut written, &mut error) };
+    assert_eq!((code, message(&error).as_str()), (SP_ERROR_NULL_POINTER, "buf is null"));
+    let regs = common::fragment_regs(3);
+    let lut: Vec<u32> = (0..SP_PICA_FOG_LUT_WORDS as u32).map(|i| i.wrapping_mul(0x9E37_79B9)).collect();
+    let code = unsafe {
+        sp_pica_fragment_uniforms(regs.as_ptr(), lut.as_ptr(), buf.as_mut_ptr(), buf.len(), &mut written, &mut error)
+    };
+    assert_eq!((code, written), (SP_OK, 2304));
+    let memories = pica::state::Memories { fog: std::sync::Arc::new(lut.try_into().unwrap()), ..Default::default() };
+    let want =
+        translate::pica_fs::UniformBlock::from_uniforms(&pica::fixed::FragmentUniforms::from_regs(&regs, &memories));
+    assert_eq!(buf, want.to_bytes());
+
+    // Key fields past their width, named.
+    let key = pica_fragment_key(&common::fragment_regs(1)).unwrap();
+    let d = SpOptions::default();
+    type Edit = fn(&mut SpPicaFragmentKey);
+    let cases: [(Edit, &str); 9] = [
+        (|k| k.w_buffer = 2, "w_buffer is 2, over its largest value 1"),
+        (|k| k.alpha_test = 8, "alpha_test is 8, over its largest value 7"),
+        (|k| k.fog = 3, "fog is 3, over its largest value 2"),
+        (|k| k.textures[1].kind = SP_PICA_UNIT_CUBE, "textures[1].kind is 2, over its largest value 1"),
+        (
+            |k| k.textures[0] = SpPicaTextureUnit { kind: 1, orthographic: 0, coords: 1 },
+            "textures[0].coords is 1: unit 0 reads set 0",
+        ),
+        (|k| k.texenv[5].alpha_operand[2] = 8, "texenv[5].alpha_operand[2] is 8, over its largest value 7"),
+        (|k| k.lighting.luts[3].input = 8, "lighting.luts[3].input is 8, over its largest value 7"),
+        (|k| k.proctex.rgb_func = 11, "proctex.rgb_func is 11, over its largest value 10"),
+        (|k| k.inputs[0x11].reg = 0, "inputs[17].reg is 0: 0x11 is not a semantic (use SP_PICA_NO_REGISTER)"),
+    ];
+    for (mutate, want) in cases {
+        let mut k = key;
+        mutate(&mut k);
+        assert_eq!(pica_fragment(&k, &d, null()).unwrap_err(), (SP_ERROR_INVALID_ARGUMENT, want.to_string()));
+    }
+    let mut k = key;
+    k.inputs[8] = SpPicaInputSlot { reg: 16, component: 0 };
+    assert_eq!(pica_fragment(&k, &d, null()).unwrap_err().1, "inputs[8].reg is 16, over its largest value 15");
+
+    // Lighting read by stage 0: valid, not translated yet.
+    let mut k = key;
+    k.lighting.enabled = 1;
+    k.lighting.count = 1;
+    k.texenv[0].rgb_source[0] = 1; // fragment primary colour
+    k.texenv[0].rgb_combine = 0; // replace
+    k.alpha_test = 1;
+    k.shadow_render = 0;
+    assert_eq!(
+        pica_fragment(&k, &d, null()).unwrap_err(),
+        (
+            SP_ERROR_UNSUPPORTED,
+            "the fragment state uses fragment lighting, which the fragment translation does not cover yet".into()
+        )
+    );
+    let mut k = key;
+    k.proctex.enabled = 1;
+    k.texenv[0].rgb_source[0] = 6; // texture 3
+    k.texenv[0].rgb_combine = 0;
+    k.alpha_test = 1;
+    k.shadow_render = 0;
+    let (code, m) = pica_fragment(&k, &d, null()).unwrap_err();
+    assert_eq!(code, SP_ERROR_UNSUPPORTED);
+    assert!(m.contains("the procedural texture"), "{m}");
+}
+
+/// One byte of a fragment key, picked by index: the fields random fragment keys mutate.
+fn fragment_field(k: &mut SpPicaFragmentKey, i: usize) -> &mut u8 {
+    let s = &mut k.texenv[i / 32 % 6];
+    let j = i / 7 % 3;
+    match i % 32 {
+        0 => &mut k.w_buffer,
+        1 => &mut k.shadow_render,
+        2 => &mut k.alpha_test,
+        3 => &mut k.fog,
+        4 => &mut k.fog_z_flip,
+        5 => &mut k.textures[j].kind,
+        6 => &mut k.textures[j].orthographic,
+        7 => &mut k.textures[j].coords,
+        8 => &mut s.rgb_source[j],
+        9 => &mut s.alpha_source[j],
+        10 => &mut s.rgb_operand[j],
+        11 => &mut s.alpha_operand[j],
+        12 => &mut s.rgb_combine,
+        13 => &mut s.alpha_combine,
+        14 => &mut s.rgb_scale,
+        15 => &mut s.alpha_scale,
+        16 => &mut k.buffer_write_rgb[j],
+        17 => &mut k.buffer_write_alpha[j + 1],
+        18 => &mut k.lighting.enabled,
+        19 => &mut k.lighting.count,
+        20 => &mut k.lighting.config,
+        21 => &mut k.lighting.luts[i / 32 % 7].input,
+        22 => &mut k.lighting.lights[i / 32 % 8].spot,
+        23 => &mut k.lighting.bump,
+        24 => &mut k.lighting.shadow_unit,
+        25 => &mut k.proctex.enabled,
+        26 => &mut k.proctex.coords,
+        27 => &mut k.proctex.u_clamp,
+        28 => &mut k.proctex.rgb_func,
+        29 => &mut k.proctex.filter,
+        30 => &mut k.inputs[i / 32 % SP_PICA_FRAGMENT_SEMANTICS].reg,
+        _ => &mut k.inputs[i / 32 % SP_PICA_FRAGMENT_SEMANTICS].component,
+    }
+}
+
 /// One byte of a key, picked by index: the fields random keys mutate.
 fn key_field(k: &mut SpTevKey, i: usize) -> &mut u8 {
     let s = &mut k.stages[i / 40 % 16];
@@ -223,6 +350,38 @@ proptest! {
         }
         if let Err((code, m)) = tev(&key, &SpOptions::default(), null()) {
             prop_assert_eq!(code, SP_ERROR_INVALID_ARGUMENT, "{}", m);
+        }
+    }
+
+    #[test]
+    fn random_fragment_key_fields_are_errors_or_translations(
+        seed in 0u64..1000,
+        edits in prop::collection::vec((0usize..768, any::<u8>()), 1..4),
+    ) {
+        let mut key = pica_fragment_key(&common::fragment_regs(seed)).unwrap();
+        for (field, value) in edits {
+            *fragment_field(&mut key, field) = value;
+        }
+        if let Err((code, m)) = pica_fragment(&key, &SpOptions::default(), null()) {
+            prop_assert!(matches!(code, SP_ERROR_INVALID_ARGUMENT | SP_ERROR_UNSUPPORTED), "code {code}: {m}");
+        }
+    }
+
+    #[test]
+    fn any_register_file_makes_a_fragment_key_that_translates_or_is_unsupported(
+        words in prop::collection::vec(any::<u32>(), SP_PICA_REGISTERS),
+    ) {
+        let key = pica_fragment_key(&words).unwrap();
+        // The key of a register file is canonical: it translates as the Rust API's key does.
+        let rust = translate::pica_fs::translate(
+            &pica::fixed::FragmentKey::from_regs(&words),
+            &translate::pica_fs::InputMap::from_regs(&words),
+            &Default::default(),
+        );
+        match (pica_fragment(&key, &SpOptions::default(), null()), rust) {
+            (Ok((bytes, _)), Ok(t)) => prop_assert_eq!(bytes, t.write(translate::Target::SpirV).unwrap().to_bytes()),
+            (Err((code, _)), Err(_)) => prop_assert_eq!(code, SP_ERROR_UNSUPPORTED),
+            (c, r) => prop_assert!(false, "C {:?} but Rust {:?}", c.map(|_| ()), r.map(|_| ())),
         }
     }
 

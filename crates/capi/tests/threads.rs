@@ -5,11 +5,11 @@ mod common;
 
 use std::sync::Barrier;
 
-use common::{pica, pica_shbin, tev, CProgram, CallResult};
+use common::{pica, pica_fragment, pica_shbin, tev, CProgram, CallResult};
 use pica::shbin::{ShaderType, Shbin};
 use shaderport::*;
 use translate::pica::{compile, Options, Setup};
-use translate::{gx_tev, Precision, Target};
+use translate::{gx_tev, pica_fs, Precision, Target};
 
 const THREADS: usize = 8;
 
@@ -18,6 +18,7 @@ enum Job {
     Words { program: Box<CProgram>, shader_type: u32, options: SpOptions },
     Shbin { bytes: std::sync::Arc<Vec<u8>>, executable: u32, options: SpOptions },
     Tev { key: Box<SpTevKey>, options: SpOptions },
+    Fragment { key: Box<SpPicaFragmentKey>, options: SpOptions },
 }
 
 // SAFETY: the raw pointers a job's program holds point into its own vectors, which no thread
@@ -30,6 +31,7 @@ impl Job {
             Job::Words { program, shader_type, options } => pica(&program.program(*shader_type), options, cache),
             Job::Shbin { bytes, executable, options } => pica_shbin(bytes, *executable, options, cache),
             Job::Tev { key, options } => tev(key, options, cache),
+            Job::Fragment { key, options } => pica_fragment(key, options, cache),
         }
     }
 }
@@ -98,6 +100,26 @@ fn jobs() -> Vec<Expected> {
             jobs.push((Job::Tev { key: Box::new(SpTevKey::from_key(&key)), options }, want.bytes, (0, -1, mask)));
         }
     }
+    let keys = testkit::count("CAPI_FRAGMENT_KEYS", if testkit::quick() { 24 } else { 48 });
+    let mut refused = 0;
+    for seed in 0..keys {
+        let regs = common::fragment_regs(seed);
+        let (key, inputs) = (pica::fixed::FragmentKey::from_regs(&regs), pica_fs::InputMap::from_regs(&regs));
+        // Keys with lighting or the procedural texture are refused by both (tests/malformed.rs).
+        let Ok(t) = pica_fs::translate(&key, &inputs, &pica_fs::Options::default()) else {
+            refused += 1;
+            continue;
+        };
+        let c_key = Box::new(common::pica_fragment_key(&regs).unwrap());
+        let mask = inputs.registers().iter().fold(0u32, |m, &r| m | 1 << r);
+        let texmaps = t.textures().iter().enumerate().fold(0u32, |m, (u, b)| m | (b.is_some() as u32) << u);
+        for &(c_target, target) in &TARGETS[..3] {
+            let want = t.write(target).unwrap().to_bytes();
+            let options = SpOptions { target: c_target, precision: 0, flags: 0 };
+            jobs.push((Job::Fragment { key: c_key.clone(), options }, want, (mask, -1, texmaps)));
+        }
+    }
+    assert!(refused < keys / 2, "{refused} of {keys} random fragment keys refused");
     jobs
 }
 
