@@ -39,6 +39,22 @@
 // Bytes of `SpError.message`, its NUL included.
 #define SP_MESSAGE_CAPACITY 256
 
+// A vertex program.
+#define SP_LATTE_VERTEX 0
+
+// A pixel program.
+#define SP_LATTE_PIXEL 1
+
+// A geometry program (not translated yet: `SP_ERROR_UNSUPPORTED`).
+#define SP_LATTE_GEOMETRY 2
+
+// Loop constants a program can name (the CF instruction's 5-bit CF_CONST).
+#define SP_LATTE_LOOP_CONSTS 32
+
+// Most program bytes taken (a bound on what a wrong length can make the library read and
+// allocate; GX2 programs are a few KiB).
+#define SP_LATTE_MAX_PROGRAM_BYTES (1 << 20)
+
 // SPIR-V 1.3 words (little-endian bytes).
 #define SP_TARGET_SPIRV 0
 
@@ -199,6 +215,36 @@ typedef struct {
   uint64_t evictions;
 } SpCacheStats;
 
+// A Latte program and the draw-time state that changes its code.
+typedef struct {
+  // The program: little-endian 32-bit words as GX2 and .gsh files hold them (`len` bytes, a
+  // multiple of 4, at most `SP_LATTE_MAX_PROGRAM_BYTES`).
+  const uint8_t *bytes;
+  // Bytes at `bytes`.
+  size_t len;
+  // `SP_LATTE_VERTEX`, `SP_LATTE_PIXEL` or `SP_LATTE_GEOMETRY`.
+  uint32_t stage;
+  // SQ_LOOP_CONST_n of the stage (COUNT bits 0-11, INIT 12-23, INC 24-31), n = the LOOP
+  // instruction's CF_CONST; only those of `loop_const_mask` are read.
+  uint32_t loop_consts[SP_LATTE_LOOP_CONSTS];
+  // Bit n: `loop_consts[n]` is set; the others are the interpreter's default (count 4095,
+  // init 0, increment 1).
+  uint32_t loop_const_mask;
+  // SQ_BOOL_CONST of the stage: bit n = boolean constant n (CF_BOOL / CF_NOT_BOOL).
+  uint32_t bool_consts;
+} SpLatteProgram;
+
+// Options of a translation. A null `SpOptions *` means all zero: SPIR-V, compat precision, no
+// flags.
+typedef struct {
+  // One of `SP_TARGET_*`.
+  uint32_t target;
+  // One of `SP_PRECISION_*` (TEV translations are integer-exact and ignore it).
+  uint32_t precision;
+  // `SP_FLAG_*` bits.
+  uint32_t flags;
+} SpOptions;
+
 // What the host needs to bind a translation (docs/abi.md has the bindings behind each field).
 typedef struct {
   // `SP_STAGE_*` of the entry point.
@@ -278,17 +324,6 @@ typedef struct {
   // Entries at `outputs`.
   size_t outputs_len;
 } SpPicaProgram;
-
-// Options of a translation. A null `SpOptions *` means all zero: SPIR-V, compat precision, no
-// flags.
-typedef struct {
-  // One of `SP_TARGET_*`.
-  uint32_t target;
-  // One of `SP_PRECISION_*` (TEV translations are integer-exact and ignore it).
-  uint32_t precision;
-  // `SP_FLAG_*` bits.
-  uint32_t flags;
-} SpOptions;
 
 // One texture unit (0-2).
 typedef struct {
@@ -599,6 +634,39 @@ void sp_cache_close(SpCache *cache);
 // Each pointer argument is null or valid for what its documentation says, for the length
 // given, and not written by another thread during the call (docs/capi.md, "Pointers").
 int32_t sp_cache_stats(const SpCache *cache, SpCacheStats *stats);
+
+// Translates a Latte program to the target of `options` (precision: `exact` runs the
+// interpreter's transcendental algorithm, `compat` and `fast` the device's f32 functions).
+// Malformed program bytes give `SP_ERROR_PARSE`; instructions not translated yet (TEX fetches)
+// and geometry programs give `SP_ERROR_UNSUPPORTED`, named. Otherwise as `sp_pica_translate`.
+//
+// # Safety
+// Each pointer argument is null or valid for what its documentation says, for the length
+// given, and not written by another thread during the call (docs/capi.md, "Pointers").
+int32_t sp_latte_translate(const SpLatteProgram *program,
+                           const SpOptions *options,
+                           const SpCache *cache,
+                           SpOutput **out,
+                           SpError *error);
+
+// Translates shader `index` of `stage` (the n-th header block of that stage) of a GFD file
+// (`len` bytes at `bytes`, a .gsh) with the default loop and boolean constants (all loop
+// constants the interpreter's default, booleans 0: draws that set them go through
+// `sp_latte_translate`). Malformed bytes give `SP_ERROR_PARSE` with the byte offset; a shader
+// the file lacks, or a header without a program, `SP_ERROR_TRANSLATE`. Otherwise as
+// `sp_latte_translate`.
+//
+// # Safety
+// Each pointer argument is null or valid for what its documentation says, for the length
+// given, and not written by another thread during the call (docs/capi.md, "Pointers").
+int32_t sp_latte_translate_gsh(const uint8_t *bytes,
+                               size_t len,
+                               uint32_t stage,
+                               uint32_t index,
+                               const SpOptions *options,
+                               const SpCache *cache,
+                               SpOutput **out,
+                               SpError *error);
 
 // The target's bytes (SPIR-V: little-endian words; text targets: UTF-8, no NUL), with their
 // count in `*len`. Owned by the output: valid until `sp_output_free`. Null `output` gives

@@ -19,7 +19,8 @@
 //! Sources in the ABI: PICA200 vertex and geometry programs (`sp_pica_translate`,
 //! `sp_pica_translate_shbin`), Hollywood TEV keys (`sp_tev_translate`, `sp_tev_key_from_bp`),
 //! PICA200 fixed-function fragment keys (`sp_pica_fragment_translate`,
-//! `sp_pica_fragment_key_from_regs`, `sp_pica_fragment_uniforms`).
+//! `sp_pica_fragment_key_from_regs`, `sp_pica_fragment_uniforms`) and Wii U Latte vertex and
+//! pixel programs (`sp_latte_translate`, `sp_latte_translate_gsh`).
 //!
 //! `unsafe` lives in `ffi` only: the few functions that turn C pointers into references, each
 //! with the contract the header documents.
@@ -27,6 +28,7 @@
 mod cache;
 mod error;
 mod ffi;
+mod latte;
 mod options;
 mod output;
 mod pica;
@@ -37,6 +39,10 @@ pub use cache::{sp_cache_close, sp_cache_open, sp_cache_stats, SpCache, SpCacheS
 pub use error::{
     SpError, SP_ERROR_INTERNAL, SP_ERROR_INVALID_ARGUMENT, SP_ERROR_IO, SP_ERROR_NULL_POINTER, SP_ERROR_PARSE,
     SP_ERROR_TRANSLATE, SP_ERROR_UNSUPPORTED, SP_MESSAGE_CAPACITY, SP_OK,
+};
+pub use latte::{
+    sp_latte_translate, sp_latte_translate_gsh, SpLatteProgram, SP_LATTE_GEOMETRY, SP_LATTE_LOOP_CONSTS,
+    SP_LATTE_MAX_PROGRAM_BYTES, SP_LATTE_PIXEL, SP_LATTE_VERTEX,
 };
 pub use options::{
     SpOptions, SP_FLAG_COMPUTE_WRAPPER, SP_FLAG_DISPATCH_ONLY, SP_PRECISION_COMPAT, SP_PRECISION_EXACT,

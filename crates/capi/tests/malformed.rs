@@ -7,7 +7,10 @@ mod common;
 
 use std::ptr::{null, null_mut};
 
-use common::{message, new_error, pica, pica_fragment, pica_fragment_key, pica_shbin, tev, CProgram};
+use common::{
+    latte, latte_gsh, latte_program, message, new_error, pica, pica_fragment, pica_fragment_key, pica_shbin, tev,
+    CProgram,
+};
 use proptest::prelude::*;
 use shaderport::*;
 use translate::pica::Setup;
@@ -216,6 +219,70 @@ fn fragment_calls_name_what_is_wrong() {
     assert!(m.contains("the procedural texture"), "{m}");
 }
 
+fn gsh(name: &str) -> Vec<u8> {
+    std::fs::read(testkit::corpus(&format!("latte-mesa/gsh/{name}.gsh"))).unwrap()
+}
+
+#[test]
+fn latte_calls_name_what_is_wrong() {
+    let d = SpOptions::default();
+    let (mut out, mut error) = (null_mut(), new_error());
+    // SAFETY (both calls): every non-null pointer is valid for its length.
+    let code = unsafe { sp_latte_translate(null(), null(), null(), &mut out, &mut error) };
+    assert_eq!((code, message(&error).as_str()), (SP_ERROR_NULL_POINTER, "program is null"));
+    let code = unsafe { sp_latte_translate_gsh(null(), 4, 0, 0, null(), null(), &mut out, &mut error) };
+    assert_eq!((code, message(&error).as_str()), (SP_ERROR_NULL_POINTER, "bytes is null"));
+
+    let words = [0u8; 5];
+    let mut p = latte_program(&words, SP_LATTE_VERTEX);
+    assert_eq!(
+        latte(&p, &d, null()).unwrap_err(),
+        (SP_ERROR_PARSE, "Latte program: byte offset 0x5: program size 5 is not a multiple of 4".into())
+    );
+    p.stage = 3;
+    assert_eq!(
+        latte(&p, &d, null()).unwrap_err(),
+        (SP_ERROR_INVALID_ARGUMENT, "unknown stage 3 (vertex 0, pixel 1, geometry 2)".into())
+    );
+    p.stage = SP_LATTE_GEOMETRY;
+    assert_eq!(
+        latte(&p, &d, null()).unwrap_err(),
+        (SP_ERROR_UNSUPPORTED, "Latte geometry programs are not translated yet".into())
+    );
+    p.stage = SP_LATTE_VERTEX;
+    p.len = SP_LATTE_MAX_PROGRAM_BYTES + 4;
+    assert!(latte(&p, &d, null()).unwrap_err().1.starts_with("len 1048580 is over SP_LATTE_MAX_PROGRAM_BYTES"));
+
+    // .gsh files: garbage, a shader the file lacks, a geometry shader, a TEX fetch.
+    let (code, m) = latte_gsh(b"not a gfd file", SP_LATTE_VERTEX, 0, &d, null()).unwrap_err();
+    assert_eq!(code, SP_ERROR_PARSE);
+    assert!(m.starts_with("GFD: byte offset 0x0: not a GFD file"), "{m}");
+    let file = gsh("t02_nested_if");
+    assert_eq!(
+        latte_gsh(&file, SP_LATTE_VERTEX, 5, &d, null()).unwrap_err(),
+        (SP_ERROR_TRANSLATE, "no vertex shader 5: the file has 1".into())
+    );
+    assert_eq!(latte_gsh(&file, 7, 0, &d, null()).unwrap_err().0, SP_ERROR_INVALID_ARGUMENT);
+    let (code, m) = latte_gsh(&gsh("t17_gs_passthrough"), SP_LATTE_GEOMETRY, 0, &d, null()).unwrap_err();
+    assert_eq!((code, m.as_str()), (SP_ERROR_UNSUPPORTED, "Latte geometry programs are not translated yet"));
+    let (code, m) = latte_gsh(&gsh("t12_tex2d_variants"), SP_LATTE_PIXEL, 0, &d, null()).unwrap_err();
+    assert_eq!(code, SP_ERROR_UNSUPPORTED);
+    assert!(m.starts_with("CF ") && m.ends_with(": not translated yet: TEX fetch"), "{m}");
+    // Both stages of a file that translates: the vertex program is straight code, the pixel
+    // program a dispatch loop reading uniform blocks 1 and 2.
+    let file = gsh("t10_ubo_multi");
+    let (bytes, i) = latte_gsh(&file, SP_LATTE_VERTEX, 0, &d, null()).unwrap();
+    assert_eq!(&bytes[..4], &[0x03, 0x02, 0x23, 0x07]);
+    assert_eq!((i.stage, i.flow, i.uniform_block_mask, i.uniform_size), (SP_STAGE_COMPUTE, SP_FLOW_STRAIGHT, 0, 0));
+    // SAFETY: a NUL-terminated static string.
+    assert_eq!(unsafe { std::ffi::CStr::from_ptr(i.entry_point) }.to_str().unwrap(), "latte_compute");
+    let (_, i) = latte_gsh(&file, SP_LATTE_PIXEL, 0, &d, null()).unwrap();
+    assert_eq!(
+        (i.flow, i.uniform_block_mask, i.uniform_size, i.input_mask, i.position),
+        (SP_FLOW_DISPATCH, 6, 65536, 0, -1)
+    );
+}
+
 /// One byte of a fragment key, picked by index: the fields random fragment keys mutate.
 fn fragment_field(k: &mut SpPicaFragmentKey, i: usize) -> &mut u8 {
     let s = &mut k.texenv[i / 32 % 6];
@@ -382,6 +449,45 @@ proptest! {
             (Ok((bytes, _)), Ok(t)) => prop_assert_eq!(bytes, t.write(translate::Target::SpirV).unwrap().to_bytes()),
             (Err((code, _)), Err(_)) => prop_assert_eq!(code, SP_ERROR_UNSUPPORTED),
             (c, r) => prop_assert!(false, "C {:?} but Rust {:?}", c.map(|_| ()), r.map(|_| ())),
+        }
+    }
+
+    #[test]
+    fn random_gsh_bytes_are_errors_or_translations(
+        file in 0usize..4,
+        cut in 0usize..4000,
+        flips in prop::collection::vec((0usize..4000, any::<u8>()), 0..4),
+        stage in 0u32..4,
+        index in 0u32..2,
+    ) {
+        let mut bytes = gsh(["t01_if_else", "t03_loop_const", "t06_while", "t17_gs_passthrough"][file]);
+        for (at, v) in flips {
+            let n = bytes.len();
+            bytes[at % n] ^= v;
+        }
+        bytes.truncate(cut.min(bytes.len()));
+        if let Err((code, m)) = latte_gsh(&bytes, stage, index, &SpOptions::default(), null()) {
+            prop_assert!(
+                matches!(code, SP_ERROR_PARSE | SP_ERROR_TRANSLATE | SP_ERROR_UNSUPPORTED | SP_ERROR_INVALID_ARGUMENT),
+                "code {code}: {m}"
+            );
+        }
+    }
+
+    #[test]
+    fn random_latte_words_and_constants_are_errors_or_translations(
+        words in prop::collection::vec(any::<u32>(), 0..48),
+        stage in 0u32..3,
+        loop_consts in prop::array::uniform32(any::<u32>()),
+        masks in any::<(u32, u32)>(),
+        precision in 0u32..3,
+    ) {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let mut p = latte_program(&bytes, stage);
+        (p.loop_consts, p.loop_const_mask, p.bool_consts) = (loop_consts, masks.0, masks.1);
+        let options = SpOptions { precision, ..SpOptions::default() };
+        if let Err((code, m)) = latte(&p, &options, null()) {
+            prop_assert!(matches!(code, SP_ERROR_PARSE | SP_ERROR_UNSUPPORTED), "code {code}: {m}");
         }
     }
 
