@@ -1,10 +1,12 @@
-/* Translates executable 0 of a PICA200 SHBIN, a program given as words and a fixed-function
- * fragment pipeline given as registers to SPIR-V through libshaderport's C ABI.
+/* Translates executable 0 of a PICA200 SHBIN, a program given as words, a fixed-function
+ * fragment pipeline given as registers and, when given, a Latte .gsh shader and a Latte vertex
+ * program's bytes to SPIR-V through libshaderport's C ABI.
  *
- *   translate SHADER.shbin OUT_DIR [CACHE_DIR]
+ *   translate SHADER.shbin OUT_DIR [CACHE_DIR [LATTE.gsh LATTE_VERTEX_PROGRAM.bin]]
  *
- * writes OUT_DIR/shbin.spv, OUT_DIR/words.spv and OUT_DIR/fragment.spv and prints each
- * output's interface. Exit status 0 on success, 1 with the library's error message otherwise. */
+ * writes OUT_DIR/shbin.spv, words.spv, fragment.spv (and latte_gsh.spv, latte.spv) and prints
+ * each output's interface. Exit status 0 on success, 1 with the library's error message
+ * otherwise. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +152,49 @@ int main(int argc, char **argv) {
         return 1;
     }
     printf("refused: %s\n", error.message);
+
+    /* Latte: pixel shader 0 of a .gsh file, and a vertex program's bytes as GX2 holds them with
+     * the draw's loop constant 0 (count 3, init 0, increment 1). */
+    if (argc > 5) {
+        unsigned char *gsh = read_file(argv[4], &len);
+        if (!gsh) {
+            fprintf(stderr, "cannot read %s\n", argv[4]);
+            return 1;
+        }
+        if (sp_latte_translate_gsh(gsh, len, SP_LATTE_PIXEL, 0, &options, cache, &output, &error) != SP_OK) {
+            fprintf(stderr, "%s: %s (code %d)\n", argv[4], error.message, error.code);
+            return 1;
+        }
+        failed |= write_output(output, argv[2], "latte_gsh.spv");
+        sp_output_free(output);
+        free(gsh);
+
+        unsigned char *words = read_file(argv[5], &len);
+        if (!words) {
+            fprintf(stderr, "cannot read %s\n", argv[5]);
+            return 1;
+        }
+        SpLatteProgram latte = {.bytes = words, .len = len, .stage = SP_LATTE_VERTEX, .loop_const_mask = 1};
+        latte.loop_consts[0] = 3u | 1u << 24;
+        if (sp_latte_translate(&latte, &options, cache, &output, &error) != SP_OK) {
+            fprintf(stderr, "%s: %s (code %d)\n", argv[5], error.message, error.code);
+            return 1;
+        }
+        const SpInterface *li = sp_output_interface(output);
+        printf("latte: entry %s, uniform blocks %#x, constant file %u, fetch buffers %u\n", li->entry_point,
+               li->uniform_block_mask, li->constant_file, li->fetch_buffers);
+        failed |= write_output(output, argv[2], "latte.spv");
+        sp_output_free(output);
+        free(words);
+
+        /* Geometry programs are valid input, not translated yet. */
+        latte.stage = SP_LATTE_GEOMETRY;
+        if (sp_latte_translate(&latte, &options, cache, &output, &error) != SP_ERROR_UNSUPPORTED || output) {
+            fprintf(stderr, "a geometry program was accepted\n");
+            return 1;
+        }
+        printf("unsupported: %s\n", error.message);
+    }
     sp_cache_close(cache);
     return failed;
 }

@@ -1,11 +1,12 @@
-// Translates a PICA200 SHBIN, a Hollywood TEV material and a PICA200 fragment pipeline to
-// SPIR-V through libshaderport's C ABI from C++, with RAII owners for the library's handles and
+// Translates a PICA200 SHBIN, a Hollywood TEV material, a PICA200 fragment pipeline and a Latte
+// shader to SPIR-V through libshaderport's C ABI from C++, with RAII owners for the library's handles and
 // a translation cache.
 //
-//   translate_cpp SHADER.shbin OUT_DIR CACHE_DIR
+//   translate_cpp SHADER.shbin OUT_DIR CACHE_DIR [LATTE.gsh]
 //
-// writes OUT_DIR/shbin.spv, OUT_DIR/tev.spv and OUT_DIR/fragment.spv; translates the SHBIN and
-// the fragment pipeline twice and checks that the second time comes from the cache. Exit status 0 on success, 1 with the error otherwise.
+// writes OUT_DIR/shbin.spv, tev.spv, fragment.spv (and latte.spv: the .gsh's vertex shader 0);
+// translates the SHBIN, the fragment pipeline and the Latte shader twice and checks that the
+// second time comes from the cache. Exit status 0 on success, 1 with the error otherwise.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -55,7 +56,7 @@ Output translate_shbin(const std::vector<uint8_t> &shbin, const SpOptions &optio
 
 int main(int argc, char **argv) {
     if (argc < 4) {
-        std::cerr << "usage: " << argv[0] << " SHADER.shbin OUT_DIR CACHE_DIR\n";
+        std::cerr << "usage: " << argv[0] << " SHADER.shbin OUT_DIR CACHE_DIR [LATTE.gsh]\n";
         return 2;
     }
     try {
@@ -122,6 +123,24 @@ int main(int argc, char **argv) {
             sp_output_interface(fragment[0].get())->texmap_mask != 1)
             throw std::runtime_error("the fragment translation's interface or cache is wrong");
         write(out_dir + "/fragment.spv", bytes_of(fragment[0]));
+
+        // A Latte .gsh: vertex shader 0, twice (the second from the cache).
+        if (argc > 4) {
+            std::ifstream gin(argv[4], std::ios::binary);
+            std::vector<uint8_t> gsh((std::istreambuf_iterator<char>(gin)), std::istreambuf_iterator<char>());
+            Output latte[2];
+            for (Output &l : latte) {
+                SpOutput *raw = nullptr;
+                check(sp_latte_translate_gsh(gsh.data(), gsh.size(), SP_LATTE_VERTEX, 0, &options, cache.get(), &raw,
+                                             &error),
+                      error, "latte");
+                l.reset(raw);
+            }
+            const SpInterface *li = sp_output_interface(latte[1].get());
+            if (bytes_of(latte[0]) != bytes_of(latte[1]) || !li->from_cache || li->stage != SP_STAGE_COMPUTE)
+                throw std::runtime_error("the Latte translation's interface or cache is wrong");
+            write(out_dir + "/latte.spv", bytes_of(latte[0]));
+        }
 
         SpCacheStats stats{};
         check(sp_cache_stats(cache.get(), &stats), error, "stats");
