@@ -635,9 +635,9 @@ void sp_cache_close(SpCache *cache);
 // given, and not written by another thread during the call (docs/capi.md, "Pointers").
 int32_t sp_cache_stats(const SpCache *cache, SpCacheStats *stats);
 
-// Translates a Latte program to the target of `options` (precision: `exact` runs the
-// interpreter's transcendental algorithm, `compat` and `fast` the device's f32 functions).
-// Malformed program bytes give `SP_ERROR_PARSE`; instructions not translated yet (TEX fetches)
+// Translates a Latte program to the target of `options` (flags are ignored; precision: `exact`
+// runs the interpreter's transcendental algorithm, `compat` and `fast` the device's f32
+// functions). Malformed program bytes give `SP_ERROR_PARSE`; instructions not translated yet (TEX fetches)
 // and geometry programs give `SP_ERROR_UNSUPPORTED`, named. Otherwise as `sp_pica_translate`.
 //
 // # Safety

@@ -53,9 +53,9 @@ pub struct SpLatteProgram {
     pub bool_consts: u32,
 }
 
-/// Translates a Latte program to the target of `options` (precision: `exact` runs the
-/// interpreter's transcendental algorithm, `compat` and `fast` the device's f32 functions).
-/// Malformed program bytes give `SP_ERROR_PARSE`; instructions not translated yet (TEX fetches)
+/// Translates a Latte program to the target of `options` (flags are ignored; precision: `exact`
+/// runs the interpreter's transcendental algorithm, `compat` and `fast` the device's f32
+/// functions). Malformed program bytes give `SP_ERROR_PARSE`; instructions not translated yet (TEX fetches)
 /// and geometry programs give `SP_ERROR_UNSUPPORTED`, named. Otherwise as `sp_pica_translate`.
 ///
 /// # Safety

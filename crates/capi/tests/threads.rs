@@ -153,6 +153,11 @@ fn jobs() -> Vec<Expected> {
         }
     }
     assert!(latte_jobs >= 40, "{latte_jobs} Latte jobs");
+    eprintln!(
+        "{} jobs: {} random fragment keys of {keys} translated (x 3 targets), {latte_jobs} Latte jobs",
+        jobs.len(),
+        keys - refused
+    );
     jobs
 }
 
