@@ -390,4 +390,16 @@ fn wrong_and_truncated_traces_name_the_file_and_the_place() {
     let e = text(&o.stderr);
     assert!(e.contains("list.bin") && e.contains("draw 0") && e.contains("not in memory"), "{e}");
     assert!(!e.contains("panicked"), "{e}");
+    // A geometry mode other than point mode is refused, naming the register and its value.
+    let mut scene = Scene::new();
+    let (vs, gs) = (golden("geoshader", "program.v.pica"), golden("geoshader", "program.g.pica"));
+    scene.defaults(SIZE, SIZE).vertex_shader(&vs, 0).geometry_shader(&gs, 0, 6).write(0x252, 1);
+    scene.load(VERTICES, floats(&[0.0; 21]));
+    scene.vertex_array(VERTICES, &[(AttribType::Float, 3), (AttribType::Float, 4)], 28);
+    scene.primitive(3).draw_arrays(0, 3).end_frame();
+    let variable = write_trace(&dir, "variable", &scene);
+    let o = shaderport(&["pica", "render", variable.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let e = text(&o.stderr);
+    assert!(e.contains("draw 0") && e.contains("GPUREG_GSH_MISC0 = 0x00000001"), "{e}");
 }

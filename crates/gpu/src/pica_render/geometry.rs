@@ -68,7 +68,7 @@ fn inputs(regs: &[u32]) -> Result<Inputs, String> {
         ));
     }
     let attributes = (buffer & 0xF) as usize + 1;
-    if attributes % outputs.len() != 0 {
+    if !attributes.is_multiple_of(outputs.len()) {
         return Err(format!(
             "GPUREG_GSH_INPUTBUFFER_CONFIG = 0x{buffer:08x}: {attributes} input attributes are not whole vertices \
              of {} vertex shader outputs",

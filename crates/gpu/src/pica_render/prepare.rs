@@ -159,7 +159,10 @@ fn vertex_stage(gpu: &Gpu, draw: &Draw, inputs: &[loader::InputRegs]) -> Result<
     let out = gpu
         .run_compute(&words, translate::pica::COMPUTE_ENTRY, &block.to_bytes(), &input, n as u32, n * 64)
         .map_err(|e| format!("vertex shader: {e}"))?;
-    Ok(out.chunks_exact(64).map(|v| std::array::from_fn(|r| std::array::from_fn(|c| f32::from_bits(v[r * 4 + c])))).collect())
+    Ok(out
+        .chunks_exact(64)
+        .map(|v| std::array::from_fn(|r| std::array::from_fn(|c| f32::from_bits(v[r * 4 + c]))))
+        .collect())
 }
 
 /// Prepares `draw` for a target of `size`.
