@@ -10,18 +10,22 @@
 //! cached shader is also checked on the device, and the outcome goes into its report entry and
 //! the totals.
 //!
-//! An unchanged dump costs little the second time: a shader whose key, options and output
-//! files (by SHA-1) match the previous `report.json` is not translated again, and a file whose
-//! bytes are already on disk is not written.
+//! An unchanged dump costs little the second time: each shader's output files are kept in the
+//! translation cache (`translate::cache`, by default in `OUTDIR/.cache`) under a key of
+//! everything they depend on, the translator's own sources included ([`TRANSLATOR`]); a hit
+//! writes the files that are missing or differ and translates nothing, and a file whose bytes
+//! are already on disk is not written.
 
 #![forbid(unsafe_code)]
 
+mod cached;
 pub mod collect;
 mod report;
 
 pub use collect::{collect, Collection, FileError, Shader, Source};
 pub use report::{
-    Config, Report, ShaderReport, Slow, Status, Times, Totals, VaryingsReport, Verified, VerifyStatus, VerifyTotals,
+    CacheReport, Config, Report, ShaderReport, Slow, Status, Times, Totals, VaryingsReport, Verified, VerifyStatus,
+    VerifyTotals,
 };
 
 use latte::gfd::Stage;
@@ -30,8 +34,29 @@ use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use translate::cache::{Cache, CacheError};
 use translate::latte::{Interface, Varyings};
 use translate::{Precision, Target};
+
+include!(concat!(env!("OUT_DIR"), "/translator.rs"));
+
+/// The translation cache's folder inside the output folder, by default.
+pub const CACHE_DIR: &str = ".cache";
+
+/// The translation cache's default size cap: 1 GiB (the least recently used entries go first).
+pub const CACHE_MAX_BYTES: u64 = 1 << 30;
+
+/// Where a run keeps its translation cache.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum CacheDir {
+    /// [`CACHE_DIR`] in the output folder.
+    #[default]
+    InOutput,
+    /// This folder (created if needed; several runs and processes may share it).
+    At(PathBuf),
+    /// No cache: every shader is translated.
+    Off,
+}
 
 /// What a run writes besides `report.json`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,6 +71,13 @@ pub struct Options {
     pub disasm: bool,
     /// Also find GFDs embedded in files of no known container, by their magic.
     pub scan: bool,
+    /// The translation cache's folder, or none.
+    pub cache: CacheDir,
+    /// The cache's size cap in bytes.
+    pub cache_max_bytes: u64,
+    /// The translator's identity in cache keys: [`TRANSLATOR`]. Another value never reads the
+    /// entries of this one (tests use it to stand for another build of the translator).
+    pub translator: String,
 }
 
 impl Default for Options {
@@ -56,6 +88,9 @@ impl Default for Options {
             jobs: None,
             disasm: false,
             scan: false,
+            cache: CacheDir::InOutput,
+            cache_max_bytes: CACHE_MAX_BYTES,
+            translator: TRANSLATOR.to_string(),
         }
     }
 }
@@ -82,6 +117,9 @@ pub enum Error {
     /// The worker pool cannot be started.
     #[error("cannot start {0} worker threads")]
     Pool(usize),
+    /// The translation cache's folder cannot be created or read.
+    #[error("translation cache: {0}")]
+    Cache(#[from] CacheError),
 }
 
 /// The file-name stage of a shader: `vert`, `frag`, `geom`.
@@ -198,13 +236,6 @@ fn translate_one(s: &Shader, opts: &Options, varyings: &Varyings) -> Done {
     Done { key: s.key.clone(), outputs, error: None, times, sizes }
 }
 
-/// Whether `prev` (from the previous report) still describes the files on disk.
-fn still_on_disk(prev: &ShaderReport, out: &Path) -> bool {
-    prev.status == Status::Ok
-        && !prev.outputs.is_empty()
-        && prev.outputs.iter().all(|(f, sha)| std::fs::read(out.join(f)).is_ok_and(|b| sha1_hex(&b) == *sha))
-}
-
 /// Writes `bytes` to `path` unless the file already holds them; true when written.
 fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, Error> {
     if std::fs::read(path).is_ok_and(|old| old == bytes) {
@@ -250,15 +281,16 @@ pub fn run_verified(
     let map = varyings(&c);
     let varyings_text = map.to_text();
     let collect_us = t_collect.elapsed().as_micros() as u64;
-    // The map is part of the config: when it changes, every .meta may change, so nothing of
-    // the previous run is trusted (unchanged files are still not rewritten).
-    let config = Config::of(opts, &sha1_hex(varyings_text.as_bytes()));
-    let previous: BTreeMap<String, ShaderReport> = std::fs::read(out.join("report.json"))
-        .ok()
-        .and_then(|b| serde_json::from_slice::<Report>(&b).ok())
-        .filter(|r| r.config == config)
-        .map(|r| r.shaders.into_iter().map(|s| (s.key.clone(), s)).collect())
-        .unwrap_or_default();
+    // The map is part of every cache key: when it changes, every .meta may change, so no
+    // entry of another map is used (files whose bytes come out the same are not rewritten).
+    let varyings_sha = sha1_hex(varyings_text.as_bytes());
+    let config = Config::of(opts, &varyings_sha);
+    let cache = match &opts.cache {
+        CacheDir::InOutput => Some(Cache::open(out.join(CACHE_DIR), opts.cache_max_bytes)?),
+        CacheDir::At(dir) => Some(Cache::open(dir, opts.cache_max_bytes)?),
+        CacheDir::Off => None,
+    };
+    let ctx = Context { opts, varyings: &map, varyings_sha: &varyings_sha, out, cache: cache.as_ref() };
     let shaders: Vec<&Shader> = c.shaders.values().collect();
     let total = shaders.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
@@ -266,7 +298,7 @@ pub fn run_verified(
         shaders
             .par_iter()
             .map(|s| {
-                let r = shader_report(s, opts, &map, out, previous.get(&s.key)).map(|mut r| {
+                let r = shader_report(s, &ctx).map(|mut r| {
                     if let Some(v) = verify {
                         r.verify = check(s, &r, v);
                     }
@@ -288,7 +320,8 @@ pub fn run_verified(
         semantics: map.len(),
         written: write_if_changed(&out.join(VARYINGS_FILE), varyings_text.as_bytes())?,
     };
-    let report = Report::new(config, &c, shaders, vr, collect_us, start.elapsed().as_micros() as u64);
+    let mut report = Report::new(config, &c, shaders, vr, collect_us, start.elapsed().as_micros() as u64);
+    report.cache = cache.as_ref().map(CacheReport::of);
     let json = serde_json::to_vec_pretty(&report).expect("the report serialises");
     let path = out.join("report.json");
     std::fs::write(&path, json).map_err(|source| Error::Write { path, source })?;
@@ -321,26 +354,20 @@ fn check(s: &Shader, r: &ShaderReport, verify: &Verifier<'_>) -> Option<Verified
     Some(v)
 }
 
-fn shader_report(
-    s: &Shader,
-    opts: &Options,
-    varyings: &Varyings,
-    out: &Path,
-    prev: Option<&ShaderReport>,
-) -> Result<ShaderReport, Error> {
-    let mut r = ShaderReport::new(s);
-    if let Some(p) = prev.filter(|p| p.stage == r.stage && still_on_disk(p, out)) {
-        r.status = Status::Cached;
-        r.sizes = p.sizes.clone();
-        r.outputs = p.outputs.clone();
-        return Ok(r);
-    }
-    let d = translate_one(s, opts, varyings);
-    debug_assert_eq!(d.key, s.key);
-    r.times = d.times;
-    r.sizes = d.sizes;
+/// What every shader of a run shares.
+struct Context<'a> {
+    opts: &'a Options,
+    varyings: &'a Varyings,
+    /// SHA-1 of `varyings.txt`.
+    varyings_sha: &'a str,
+    out: &'a Path,
+    cache: Option<&'a Cache>,
+}
+
+/// Writes a shader's outputs (those whose bytes are not on disk already) into its report entry.
+fn write_outputs(r: &mut ShaderReport, outputs: &[(String, Vec<u8>)], out: &Path) -> Result<(), Error> {
     let t = Instant::now();
-    for (name, bytes) in &d.outputs {
+    for (name, bytes) in outputs {
         if write_if_changed(&out.join(name), bytes)? {
             r.written += 1;
         }
@@ -348,6 +375,28 @@ fn shader_report(
     }
     r.times.write_us = t.elapsed().as_micros() as u64;
     r.times.total_us = r.times.decode_us + r.times.translate_us + r.times.emit_us + r.times.write_us;
+    Ok(())
+}
+
+/// One shader: its outputs from the cache (`cached`), or translated (`ok`, then stored in the
+/// cache) or not (`failed`, never stored: it is tried again every run).
+fn shader_report(s: &Shader, ctx: &Context<'_>) -> Result<ShaderReport, Error> {
+    let mut r = ShaderReport::new(s);
+    let key = ctx.cache.map(|_| cached::key(s, ctx.opts, ctx.varyings_sha));
+    if let (Some(cache), Some(key)) = (ctx.cache, &key) {
+        // A value of another layout is a miss as well: translated again and replaced.
+        if let Some(e) = cache.get(key).and_then(|v| cached::Entry::decode(&v)) {
+            r.status = Status::Cached;
+            r.sizes = e.sizes;
+            write_outputs(&mut r, &e.outputs, ctx.out)?;
+            return Ok(r);
+        }
+    }
+    let d = translate_one(s, ctx.opts, ctx.varyings);
+    debug_assert_eq!(d.key, s.key);
+    r.times = d.times;
+    r.sizes = d.sizes;
+    write_outputs(&mut r, &d.outputs, ctx.out)?;
     match d.error {
         Some(e) => {
             r.status = Status::Failed;
@@ -355,7 +404,13 @@ fn shader_report(
             // A failed shader is not cached: its partial outputs are not a translation.
             r.outputs.clear();
         }
-        None => r.status = Status::Ok,
+        None => {
+            r.status = Status::Ok;
+            if let (Some(cache), Some(key)) = (ctx.cache, &key) {
+                // A failed write (disk full) is counted in the cache's stats; the run goes on.
+                let _ = cache.put(key, &cached::Entry { outputs: d.outputs, sizes: r.sizes.clone() }.encode());
+            }
+        }
     }
     Ok(r)
 }

@@ -7,12 +7,14 @@ use crate::{stage_name, Options, INTERFACE};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// What the outputs depend on besides the shader: a previous report with another config is
-/// not trusted for caching.
+/// What the outputs depend on besides the shader (each is also in every cache key).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Config {
     /// shaderport's version.
     pub version: String,
+    /// The translator's identity (`batch::TRANSLATOR`: a hash of its sources at build time).
+    #[serde(default)]
+    pub translator: String,
     /// Targets by name.
     pub targets: Vec<String>,
     /// Precision by name.
@@ -30,6 +32,7 @@ impl Config {
     pub fn of(opts: &Options, varyings: &str) -> Config {
         Config {
             version: env!("CARGO_PKG_VERSION").to_string(),
+            translator: opts.translator.clone(),
             targets: opts.targets.iter().map(|t| t.name().to_string()).collect(),
             precision: format!("{:?}", opts.precision).to_lowercase(),
             disasm: opts.disasm,
@@ -45,7 +48,8 @@ impl Config {
 pub enum Status {
     /// Translated this run.
     Ok,
-    /// The previous run's outputs are on disk unchanged: not translated again.
+    /// Served from the translation cache: not translated again (missing or differing
+    /// output files written from the cache entry).
     Cached,
     /// Not translated: see `error`.
     Failed,
@@ -181,7 +185,7 @@ pub struct Totals {
     pub shaders: usize,
     /// Translated this run.
     pub ok: usize,
-    /// Unchanged since the previous run.
+    /// Served from the translation cache.
     pub cached: usize,
     /// Failed.
     pub failed: usize,
@@ -213,6 +217,47 @@ pub struct VaryingsReport {
     pub written: bool,
 }
 
+/// The translation cache of a run (this run's use of it, not the folder's history).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct CacheReport {
+    /// The folder.
+    pub dir: String,
+    /// Shaders served from it.
+    pub hits: u64,
+    /// Lookups that found no usable entry (failed shaders miss every run: they are not stored).
+    pub misses: u64,
+    /// Of the misses, entry files found unusable (truncated, garbage): replaced when written.
+    pub corrupt: u64,
+    /// Entries written (one per shader translated this run).
+    pub written: u64,
+    /// Entries that could not be written (the run goes on without them).
+    pub write_errors: u64,
+    /// Entries removed to keep the size cap.
+    pub evictions: u64,
+    /// Bytes of entries in the folder at the end of the run (as counted when opened, plus
+    /// what this run wrote, less what it evicted).
+    pub bytes: u64,
+    /// The size cap.
+    pub max_bytes: u64,
+}
+
+impl CacheReport {
+    pub(crate) fn of(c: &translate::cache::Cache) -> CacheReport {
+        let s = c.stats();
+        CacheReport {
+            dir: c.dir().display().to_string(),
+            hits: s.hits,
+            misses: s.misses,
+            corrupt: s.corrupt,
+            written: s.writes,
+            write_errors: s.write_errors,
+            evictions: s.evictions,
+            bytes: c.bytes(),
+            max_bytes: c.max_bytes(),
+        }
+    }
+}
+
 /// The whole report.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Report {
@@ -224,6 +269,9 @@ pub struct Report {
     pub interface: String,
     /// The game-wide varying map.
     pub varyings: VaryingsReport,
+    /// The translation cache (none with `--no-cache`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub cache: Option<CacheReport>,
     /// Regular files read.
     pub files_scanned: usize,
     /// Files holding shaders.
@@ -294,6 +342,7 @@ impl Report {
             form: "compute (the translation's entry point; see docs/latte-translate.md)".into(),
             interface: INTERFACE.into(),
             varyings,
+            cache: None,
             files_scanned: c.files_scanned,
             containers: c.containers,
             entries: c.entries,

@@ -42,6 +42,12 @@ pub struct BatchArgs {
     /// Also find GFDs embedded in other files by their magic.
     #[arg(long)]
     scan: bool,
+    /// The translation cache's folder (default: OUTDIR/.cache).
+    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    cache: Option<PathBuf>,
+    /// Translate every shader, without the translation cache.
+    #[arg(long)]
+    no_cache: bool,
 }
 
 pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
@@ -54,6 +60,12 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
         jobs: args.jobs,
         disasm: args.disasm,
         scan: args.scan,
+        cache: match (&args.cache, args.no_cache) {
+            (_, true) => batch::CacheDir::Off,
+            (Some(dir), false) => batch::CacheDir::At(dir.clone()),
+            (None, false) => batch::CacheDir::InOutput,
+        },
+        ..batch::Options::default()
     };
     let bar = std::io::stderr().is_terminal().then(|| {
         let b = indicatif::ProgressBar::new(0);
@@ -115,7 +127,7 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
     let t = &report.totals;
     let stages: Vec<String> = t.by_stage.iter().map(|(s, n)| format!("{n} {s}")).collect();
     println!(
-        "{} shaders ({}) from {} GFDs in {} files: {} translated, {} unchanged, {} failed, {} file errors; {} files written; {:.3} s",
+        "{} shaders ({}) from {} GFDs in {} files: {} translated, {} from the cache, {} failed, {} file errors; {} files written; {:.3} s",
         t.shaders,
         stages.join(", "),
         report.unique_gfds,
@@ -145,6 +157,17 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
             v.cases_passed,
             v.cases_failed,
             v.us as f64 / 1e6
+        );
+    }
+    if let Some(c) = &report.cache {
+        println!(
+            "cache: {}: {} hits, {} misses ({} unusable), {} entries written, {:.1} MiB",
+            c.dir,
+            c.hits,
+            c.misses,
+            c.corrupt,
+            c.written,
+            c.bytes as f64 / f64::from(1 << 20)
         );
     }
     println!("report: {}", args.out.join("report.json").display());

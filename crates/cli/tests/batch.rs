@@ -1,7 +1,7 @@
 //! `shaderport batch` over synthetic dumps (`latte::dump`): keys and dedup counts as built,
 //! every SPIR-V file accepted by spirv-val, report.json complete, a corrupted file reported
-//! while the rest is translated, a second run writing nothing, and agreement with
-//! `shaderport latte inventory`.
+//! while the rest is translated, a second run writing nothing, `--cache DIR` and `--no-cache`,
+//! and agreement with `shaderport latte inventory`.
 
 use latte::dump::{generate, DumpConfig};
 use latte::gfd::Stage;
@@ -30,7 +30,7 @@ fn mtimes(dir: &Path) -> BTreeMap<PathBuf, std::time::SystemTime> {
     std::fs::read_dir(dir)
         .expect("output folder")
         .map(|e| e.expect("entry").path())
-        .filter(|p| !p.ends_with("report.json"))
+        .filter(|p| !p.ends_with("report.json") && !p.ends_with(".cache"))
         .map(|p| {
             let t = std::fs::metadata(&p).and_then(|m| m.modified()).expect("mtime");
             (p, t)
@@ -157,6 +157,11 @@ fn batch_translates_the_game_sized_dump_and_a_rerun_writes_nothing() {
     assert_eq!(r2["totals"]["files_written"], 0);
     assert_eq!(r2["totals"]["cached"], 661);
     assert_eq!(r2["totals"]["phases"]["translate_us"], 0);
+    // Served from the translation cache in OUTDIR/.cache; the 7 failed shaders miss every run.
+    let c = &r2["cache"];
+    assert_eq!((c["hits"].as_u64(), c["misses"].as_u64(), c["written"].as_u64()), (Some(661), Some(7), Some(0)), "{c}");
+    assert_eq!(c["dir"].as_str().map(PathBuf::from), Some(out.join(".cache")));
+    assert_eq!(r2["config"]["translator"].as_str().map(str::len), Some(32));
     assert!(
         r2["totals"]["wall_us"].as_u64().unwrap() < r["totals"]["wall_us"].as_u64().unwrap(),
         "second run {} us, first {} us",
@@ -232,6 +237,49 @@ fn batch_reports_a_corrupted_file_and_translates_the_rest_to_every_target() {
     for f in testkit::files(&out, "comp") {
         assert_eq!(testkit::glslang(std::slice::from_ref(&f)), None, "{}", f.display());
     }
+    let _ = std::fs::remove_dir_all(root);
+}
+
+#[test]
+fn batch_cache_folder_flags() {
+    let root = testkit::temp_dir("batch-cache-flags");
+    let (dir, out, cache) = (root.join("dump"), root.join("out"), root.join("cache"));
+    let _ = std::fs::remove_dir_all(&out);
+    let cfg = DumpConfig {
+        seed: 3,
+        es_files: 4,
+        es_unique: 2,
+        spkg_differing: 0,
+        vertex: 1,
+        geometry_pairs: 0,
+        fetches: false,
+    };
+    generate(&cfg).write_to(&dir).expect("write the dump");
+    let n = generate(&cfg).expected.keys.len() as u64;
+    let base = ["batch", dir.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    let with = |extra: &[&str]| {
+        let o = shaderport(&[&base[..], extra].concat());
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    // --cache DIR: the entries go there, none into OUTDIR.
+    let stdout = with(&["--cache", cache.to_str().unwrap()]);
+    assert_eq!(testkit::files(&cache, "spc").len() as u64, n);
+    assert!(!out.join(".cache").exists());
+    assert!(
+        stdout.contains(&format!("cache: {}: 0 hits, {n} misses (0 unusable), {n} entries written", cache.display())),
+        "{stdout}"
+    );
+    let stdout = with(&["--cache", cache.to_str().unwrap()]);
+    assert!(stdout.contains(&format!("0 translated, {n} from the cache")), "{stdout}");
+    assert_eq!(report(&out)["cache"]["hits"].as_u64(), Some(n));
+    // --no-cache: every shader translated, no cache object and no folder.
+    let stdout = with(&["--no-cache"]);
+    assert!(stdout.contains(&format!("{n} translated, 0 from the cache")) && !stdout.contains("cache: "), "{stdout}");
+    assert!(report(&out)["cache"].is_null());
+    assert!(!out.join(".cache").exists());
+    let o = shaderport(&[&base[..], &["--no-cache", "--cache", cache.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(2), "the two flags conflict");
     let _ = std::fs::remove_dir_all(root);
 }
 

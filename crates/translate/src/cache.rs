@@ -168,6 +168,12 @@ impl Cache {
         self.max_bytes
     }
 
+    /// Bytes of entries in the folder: as counted when opened or at the last eviction, plus
+    /// what this handle wrote since (other processes' writes are not seen until then).
+    pub fn bytes(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
+
     /// This handle's counters.
     pub fn stats(&self) -> Stats {
         let c = &self.counters;
