@@ -1,7 +1,7 @@
 //! Integer-vector helpers over the function builder: the few shapes the TEV code is made of
 //! (i32 scalars, `vec2<i32>`, `vec3<i32>`, `vec4<i32>`), so the generator reads as the math.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use naga::{BinaryOperator as Op, Expression, Handle, MathFunction, ScalarKind, SwizzleComponent, Type, VectorSize};
 
@@ -56,9 +56,9 @@ pub(super) struct Ir<'m> {
     pub fb: FnBuilder<'m>,
     pub t: Types,
     /// Keyed by (unsigned, component count, components).
-    consts: HashMap<(bool, usize, [i64; 4]), H>,
+    consts: FxHashMap<(bool, usize, [i64; 4]), H>,
     /// `vec4<bool>` lane masks.
-    masks: HashMap<[bool; 4], H>,
+    masks: FxHashMap<[bool; 4], H>,
     /// The value of every constant made, by handle: operations on constants are folded here
     /// (a stage that reads ZERO or ONE, a disabled texture's 255), so the module holds no code
     /// whose result the key decides.
@@ -120,7 +120,7 @@ fn size_of(n: usize) -> VectorSize {
 
 impl<'m> Ir<'m> {
     pub fn new(fb: FnBuilder<'m>, t: Types) -> Self {
-        Self { fb, t, consts: HashMap::new(), masks: HashMap::new(), values: Vec::new() }
+        Self { fb, t, consts: FxHashMap::default(), masks: FxHashMap::default(), values: Vec::new() }
     }
 
     /// The constant `v` (one component: a scalar), made once.

@@ -2,7 +2,7 @@
 //! `pica::fixed::trace`, straight-line code with every key field folded in), and the fragment
 //! and compute entry points around it. The TexEnv stages are in `stages`.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use naga::{
     AddressSpace, BinaryOperator as Op, Binding, Expression, FunctionArgument, FunctionResult, GlobalVariable, Handle,
@@ -81,7 +81,7 @@ pub(super) struct Gen<'m> {
     uniforms: Handle<GlobalVariable>,
     images: [Option<Handle<GlobalVariable>>; 3],
     args: Args,
-    loaded: HashMap<(u32, u32), H>,
+    loaded: FxHashMap<(u32, u32), H>,
     /// Texture units 0-2 as the combiners see them (`vec4<i32>`), computed on first use.
     units: [Option<H>; 3],
 }
@@ -181,7 +181,7 @@ pub(super) fn module(key: &FragmentKey, inputs: &InputMap, compute: bool) -> (Mo
         z_over_w: fb.arg("z_over_w", t.f32),
         w: fb.arg("w", t.f32),
     };
-    let mut g = Gen { fb, t, key, uniforms, images, args, loaded: HashMap::new(), units: [None; 3] };
+    let mut g = Gen { fb, t, key, uniforms, images, args, loaded: FxHashMap::default(), units: [None; 3] };
     let result = g.body();
     g.fb.stmt(Statement::Return { value: Some(result) });
     let mut function = g.fb.finish();
@@ -676,7 +676,7 @@ fn fragment_entry(m: &mut Module, t: &Types, pipeline: Handle<naga::Function>, i
         binding: Some(Binding::BuiltIn(naga::BuiltIn::Position { invariant: false })),
     });
     let frag_coord = fb.expr(Expression::FunctionArgument(0));
-    let mut regs = HashMap::new();
+    let mut regs = FxHashMap::default();
     for r in inputs.registers() {
         let i = fb.func.arguments.len() as u32;
         fb.func.arguments.push(FunctionArgument {
