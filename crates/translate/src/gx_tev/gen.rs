@@ -348,8 +348,8 @@ impl Gen<'_> {
         if let Some(&h) = self.loaded.get(&(member, index)) {
             return h;
         }
+        let g = self.ir.global(self.uniforms);
         let fb = &mut self.ir.fb;
-        let g = fb.global(self.uniforms);
         let p = fb.at(g, member);
         let p = if SINGLE_MEMBERS.contains(&member) { p } else { fb.at(p, index) };
         let h = fb.load(p);

@@ -24,7 +24,7 @@ impl Gen<'_> {
         let outer = ir.shr(i, 1, 2);
         let three = ir.i(3);
         let inner = ir.and(i, three);
-        let g = ir.fb.global(uniforms);
+        let g = ir.global(uniforms);
         let p = ir.fb.at(g, member);
         let p = ir.fb.index(p, outer);
         let p = ir.fb.index(p, inner);
