@@ -109,7 +109,7 @@ pub(crate) fn validate(module: &Module) -> Result<ModuleInfo, Error> {
         static VALIDATOR: RefCell<Validator> =
             RefCell::new(Validator::new(ValidationFlags::all(), Capabilities::empty()));
     }
-    VALIDATOR.with_borrow_mut(|v| v.validate(module)).map_err(|e| Error::Validation(Box::new(e)))
+    VALIDATOR.with_borrow_mut(|v| v.validate(module).map_err(|e| Error::Validation(Box::new(e))))
 }
 
 fn backend_err<E: std::error::Error + Send + Sync + 'static>(target: Target) -> impl FnOnce(E) -> Error {
