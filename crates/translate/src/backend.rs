@@ -1,7 +1,8 @@
 //! Validation and the back ends. Every module passes naga's validator before any writer runs;
 //! options are set explicitly (docs/specs/naga-wgpu-facts.md "SPIR-V back end options"): no
 //! coordinate-space adjustment, no debug flag (debug and release builds write the same bytes),
-//! no loop bounding (our step budget bounds every loop), explicit binding maps.
+//! no loop bounding (our step budget bounds every loop), explicit binding maps; integer
+//! division checked unless the caller proves every divisor nonzero ([`IntDivision`]).
 //!
 //! Each thread keeps one validator and one SPIR-V writer per option set and reuses them: both
 //! reset their state at the start of every module but keep their allocations (their tables,
@@ -124,7 +125,7 @@ pub(crate) enum IntDivision {
     /// Plain `OpSDiv`/`OpUDiv`/`OpUMod`, for modules whose every integer divisor is nonzero
     /// and never -1 by construction (the caller's proof). Signed `%` is still lowered through
     /// naga's wrapper as `a - b * (a / b)` (`OpSRem` of a negative operand is poison on Vulkan
-    /// without VK_KHR_maintenance8), with the same nonzero divisor.
+    /// without VK_KHR_maintenance8), which keeps its divisor check.
     Unchecked,
 }
 
