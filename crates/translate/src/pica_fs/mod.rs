@@ -22,6 +22,7 @@
 
 mod gen;
 mod stages;
+mod values;
 
 use naga::valid::ModuleInfo;
 use naga::{Module, ShaderStage};
