@@ -1,10 +1,12 @@
-/* Translates executable 0 of a PICA200 SHBIN, and a program given as words, to SPIR-V through
- * libshaderport's C ABI.
+/* Translates executable 0 of a PICA200 SHBIN, a program given as words, a fixed-function
+ * fragment pipeline given as registers and, when given, a Latte .gsh shader and a Latte vertex
+ * program's bytes to SPIR-V through libshaderport's C ABI.
  *
- *   translate SHADER.shbin OUT_DIR [CACHE_DIR]
+ *   translate SHADER.shbin OUT_DIR [CACHE_DIR [LATTE.gsh LATTE_VERTEX_PROGRAM.bin]]
  *
- * writes OUT_DIR/shbin.spv and OUT_DIR/words.spv and prints each output's interface. Exit
- * status 0 on success, 1 with the library's error message otherwise. */
+ * writes OUT_DIR/shbin.spv, words.spv, fragment.spv (and latte_gsh.spv, latte.spv) and prints
+ * each output's interface. Exit status 0 on success, 1 with the library's error message
+ * otherwise. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +96,55 @@ int main(int argc, char **argv) {
     failed |= write_output(output, argv[2], "words.spv");
     sp_output_free(output);
 
+    /* A PICA200 fragment pipeline from the register file an emulator keeps: texture unit 0 (2D)
+     * on, TexEnv stage 0 replaces RGB and alpha by texture 0 and stages 1-5 pass it through;
+     * the vertex stage writes the position to o0, the colour to o1, texcoord 0 to o2. */
+    static uint32_t regs[SP_PICA_REGISTERS];
+    regs[0x04F] = 3;                    /* SH_OUTMAP_TOTAL */
+    regs[0x050] = 0x03020100u;          /* o0 = position.xyzw */
+    regs[0x051] = 0x0B0A0908u;          /* o1 = color.rgba */
+    regs[0x052] = 0x1F1F0D0Cu;          /* o2 = texcoord0.uv */
+    regs[0x06D] = 1;                    /* DEPTHMAP_ENABLE: z-buffering */
+    regs[0x080] = 1;                    /* TEXUNIT_CONFIG: unit 0 on */
+    const uint32_t texenv[6] = {0x0C0, 0x0C8, 0x0D0, 0x0D8, 0x0F0, 0x0F8};
+    for (int i = 0; i < 6; i++) {
+        regs[texenv[i]] = i == 0 ? (3u | 3u << 16) : (15u | 15u << 16); /* texture 0 / previous */
+    }
+    SpPicaFragmentKey key;
+    if (sp_pica_fragment_key_from_regs(regs, &key, &error) != SP_OK) {
+        fprintf(stderr, "fragment key: %s (code %d)\n", error.message, error.code);
+        return 1;
+    }
+    uint8_t uniforms[SP_PICA_FRAGMENT_UNIFORM_SIZE];
+    size_t uniform_len = 0;
+    if (sp_pica_fragment_uniforms(regs, NULL, uniforms, sizeof uniforms, &uniform_len, &error) != SP_OK) {
+        fprintf(stderr, "fragment uniforms: %s (code %d)\n", error.message, error.code);
+        return 1;
+    }
+    if (sp_pica_fragment_translate(&key, &options, cache, &output, &error) != SP_OK) {
+        fprintf(stderr, "fragment: %s (code %d)\n", error.message, error.code);
+        return 1;
+    }
+    const SpInterface *fi = sp_output_interface(output);
+    printf("fragment: %zu uniform bytes, texture units %#x (cube %#x)\n", uniform_len, fi->texmap_mask,
+           fi->texture_cube_mask);
+    if (fi->stage != SP_STAGE_FRAGMENT || fi->texmap_mask != 1 || fi->input_mask != 0x7) {
+        fprintf(stderr, "unexpected fragment interface\n");
+        return 1;
+    }
+    failed |= write_output(output, argv[2], "fragment.spv");
+    sp_output_free(output);
+
+    /* Fragment lighting is valid but not translated yet: SP_ERROR_UNSUPPORTED, named. */
+    key.lighting.enabled = 1;
+    key.lighting.count = 1;
+    key.texenv[0].rgb_source[0] = 1; /* fragment primary colour */
+    if (sp_pica_fragment_translate(&key, &options, cache, &output, &error) != SP_ERROR_UNSUPPORTED || output) {
+        fprintf(stderr, "a lighting key was accepted\n");
+        return 1;
+    }
+    printf("unsupported: %s\n", error.message);
+
     /* A malformed call is an error code and a message, never a crash. */
     program.entry = 99;
     if (sp_pica_translate(&program, &options, cache, &output, &error) != SP_ERROR_TRANSLATE || output) {
@@ -101,6 +152,49 @@ int main(int argc, char **argv) {
         return 1;
     }
     printf("refused: %s\n", error.message);
+
+    /* Latte: pixel shader 0 of a .gsh file, and a vertex program's bytes as GX2 holds them with
+     * the draw's loop constant 0 (count 3, init 0, increment 1). */
+    if (argc > 5) {
+        unsigned char *gsh = read_file(argv[4], &len);
+        if (!gsh) {
+            fprintf(stderr, "cannot read %s\n", argv[4]);
+            return 1;
+        }
+        if (sp_latte_translate_gsh(gsh, len, SP_LATTE_PIXEL, 0, &options, cache, &output, &error) != SP_OK) {
+            fprintf(stderr, "%s: %s (code %d)\n", argv[4], error.message, error.code);
+            return 1;
+        }
+        failed |= write_output(output, argv[2], "latte_gsh.spv");
+        sp_output_free(output);
+        free(gsh);
+
+        unsigned char *words = read_file(argv[5], &len);
+        if (!words) {
+            fprintf(stderr, "cannot read %s\n", argv[5]);
+            return 1;
+        }
+        SpLatteProgram latte = {.bytes = words, .len = len, .stage = SP_LATTE_VERTEX, .loop_const_mask = 1};
+        latte.loop_consts[0] = 3u | 1u << 24;
+        if (sp_latte_translate(&latte, &options, cache, &output, &error) != SP_OK) {
+            fprintf(stderr, "%s: %s (code %d)\n", argv[5], error.message, error.code);
+            return 1;
+        }
+        const SpInterface *li = sp_output_interface(output);
+        printf("latte: entry %s, uniform blocks %#x, constant file %u, fetch buffers %u\n", li->entry_point,
+               li->uniform_block_mask, li->constant_file, li->fetch_buffers);
+        failed |= write_output(output, argv[2], "latte.spv");
+        sp_output_free(output);
+        free(words);
+
+        /* Geometry programs are valid input, not translated yet. */
+        latte.stage = SP_LATTE_GEOMETRY;
+        if (sp_latte_translate(&latte, &options, cache, &output, &error) != SP_ERROR_UNSUPPORTED || output) {
+            fprintf(stderr, "a geometry program was accepted\n");
+            return 1;
+        }
+        printf("unsupported: %s\n", error.message);
+    }
     sp_cache_close(cache);
     return failed;
 }

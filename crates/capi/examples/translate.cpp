@@ -1,9 +1,11 @@
-// Translates a PICA200 SHBIN and a Hollywood TEV material to SPIR-V through libshaderport's C
-// ABI from C++, with RAII owners for the library's handles and a translation cache.
+// Translates a PICA200 SHBIN, a Hollywood TEV material, a PICA200 fragment pipeline and a Latte
+// shader to SPIR-V through libshaderport's C ABI from C++, with RAII owners for the library's handles and
+// a translation cache.
 //
-//   translate_cpp SHADER.shbin OUT_DIR CACHE_DIR
+//   translate_cpp SHADER.shbin OUT_DIR CACHE_DIR [LATTE.gsh]
 //
-// writes OUT_DIR/shbin.spv and OUT_DIR/tev.spv; translates the SHBIN twice and checks that the
+// writes OUT_DIR/shbin.spv, tev.spv, fragment.spv (and latte.spv: the .gsh's vertex shader 0);
+// translates the SHBIN, the fragment pipeline and the Latte shader twice and checks that the
 // second time comes from the cache. Exit status 0 on success, 1 with the error otherwise.
 #include <cstdio>
 #include <fstream>
@@ -54,7 +56,7 @@ Output translate_shbin(const std::vector<uint8_t> &shbin, const SpOptions &optio
 
 int main(int argc, char **argv) {
     if (argc < 4) {
-        std::cerr << "usage: " << argv[0] << " SHADER.shbin OUT_DIR CACHE_DIR\n";
+        std::cerr << "usage: " << argv[0] << " SHADER.shbin OUT_DIR CACHE_DIR [LATTE.gsh]\n";
         return 2;
     }
     try {
@@ -91,6 +93,54 @@ int main(int argc, char **argv) {
             throw std::runtime_error("tev interface: stage " + std::to_string(i->stage) + ", texmaps " +
                                      std::to_string(i->texmap_mask));
         write(out_dir + "/tev.spv", bytes_of(tev_out));
+
+        // A PICA200 fragment pipeline from the register file: unit 0 (2D) on, TexEnv stage 0
+        // modulates texture 0 by the vertex colour, stages 1-5 pass it through; o0 position,
+        // o1 colour, o2 texcoord 0. Translated twice: the second comes from the cache.
+        std::vector<uint32_t> regs(SP_PICA_REGISTERS, 0);
+        regs[0x04F] = 3;
+        regs[0x050] = 0x03020100u;
+        regs[0x051] = 0x0B0A0908u;
+        regs[0x052] = 0x1F1F0D0Cu;
+        regs[0x06D] = 1;
+        regs[0x080] = 1;
+        const uint32_t texenv[6] = {0x0C0, 0x0C8, 0x0D0, 0x0D8, 0x0F0, 0x0F8};
+        for (int i = 0; i < 6; i++) regs[texenv[i]] = i == 0 ? (3u | 0u << 4 | 3u << 16 | 0u << 20) : (15u | 15u << 16);
+        regs[0x0C2] = 1u | 1u << 16;  // stage 0 combiners: modulate
+        SpPicaFragmentKey fragment_key{};
+        check(sp_pica_fragment_key_from_regs(regs.data(), &fragment_key, &error), error, "fragment key");
+        std::vector<uint8_t> uniforms(SP_PICA_FRAGMENT_UNIFORM_SIZE);
+        size_t uniform_len = 0;
+        check(sp_pica_fragment_uniforms(regs.data(), nullptr, uniforms.data(), uniforms.size(), &uniform_len, &error),
+              error, "fragment uniforms");
+        Output fragment[2];
+        for (Output &f : fragment) {
+            SpOutput *raw = nullptr;
+            check(sp_pica_fragment_translate(&fragment_key, &tev_options, cache.get(), &raw, &error), error, "fragment");
+            f.reset(raw);
+        }
+        if (bytes_of(fragment[0]) != bytes_of(fragment[1]) || !sp_output_interface(fragment[1].get())->from_cache ||
+            sp_output_interface(fragment[0].get())->texmap_mask != 1)
+            throw std::runtime_error("the fragment translation's interface or cache is wrong");
+        write(out_dir + "/fragment.spv", bytes_of(fragment[0]));
+
+        // A Latte .gsh: vertex shader 0, twice (the second from the cache).
+        if (argc > 4) {
+            std::ifstream gin(argv[4], std::ios::binary);
+            std::vector<uint8_t> gsh((std::istreambuf_iterator<char>(gin)), std::istreambuf_iterator<char>());
+            Output latte[2];
+            for (Output &l : latte) {
+                SpOutput *raw = nullptr;
+                check(sp_latte_translate_gsh(gsh.data(), gsh.size(), SP_LATTE_VERTEX, 0, &options, cache.get(), &raw,
+                                             &error),
+                      error, "latte");
+                l.reset(raw);
+            }
+            const SpInterface *li = sp_output_interface(latte[1].get());
+            if (bytes_of(latte[0]) != bytes_of(latte[1]) || !li->from_cache || li->stage != SP_STAGE_COMPUTE)
+                throw std::runtime_error("the Latte translation's interface or cache is wrong");
+            write(out_dir + "/latte.spv", bytes_of(latte[0]));
+        }
 
         SpCacheStats stats{};
         check(sp_cache_stats(cache.get(), &stats), error, "stats");

@@ -31,8 +31,29 @@
 // Please report it with the input.
 #define SP_ERROR_INTERNAL 6
 
+// The input is valid but uses something the translator does not cover yet (PICA200 fragment
+// lighting or the procedural texture, a Latte TEX fetch, a Latte geometry program); the message
+// names it.
+#define SP_ERROR_UNSUPPORTED 7
+
 // Bytes of `SpError.message`, its NUL included.
 #define SP_MESSAGE_CAPACITY 256
+
+// A vertex program.
+#define SP_LATTE_VERTEX 0
+
+// A pixel program.
+#define SP_LATTE_PIXEL 1
+
+// A geometry program (not translated yet: `SP_ERROR_UNSUPPORTED`).
+#define SP_LATTE_GEOMETRY 2
+
+// Loop constants a program can name (the CF instruction's 5-bit CF_CONST).
+#define SP_LATTE_LOOP_CONSTS 32
+
+// Most program bytes taken (a bound on what a wrong length can make the library read and
+// allocate; GX2 programs are a few KiB).
+#define SP_LATTE_MAX_PROGRAM_BYTES (1 << 20)
 
 // SPIR-V 1.3 words (little-endian bytes).
 #define SP_TARGET_SPIRV 0
@@ -74,10 +95,11 @@
 // A fragment shader.
 #define SP_STAGE_FRAGMENT 1
 
-// A compute shader (PICA geometry programs: docs/abi.md "Geometry").
+// A compute shader (PICA geometry programs: docs/abi.md "Geometry"; Latte programs, whose
+// translation is the compute form of docs/latte-translate.md).
 #define SP_STAGE_COMPUTE 2
 
-// Not a PICA program: no control-flow translation to report.
+// A fixed-function key (TEV, PICA fragment): no control flow to report.
 #define SP_FLOW_NONE 0
 
 // Straight code.
@@ -86,7 +108,7 @@
 // Structured IF/LOOP/CALL.
 #define SP_FLOW_STRUCTURED 2
 
-// The dispatch loop over the program counter.
+// The dispatch loop over the program counter (PICA) or the CF program counter (Latte).
 #define SP_FLOW_DISPATCH 3
 
 // A vertex program.
@@ -101,6 +123,50 @@
 
 // Most operand descriptors taken (the 7-bit descriptor index reaches 128).
 #define SP_PICA_MAX_DESCRIPTORS 128
+
+// Registers of the register file `sp_pica_fragment_key_from_regs` and
+// `sp_pica_fragment_uniforms` read (ids 0x000-0x2FF, register n at index n).
+#define SP_PICA_REGISTERS 768
+
+// Words of the fog LUT (what the host uploaded through GPUREG_FOG_LUT_DATA).
+#define SP_PICA_FOG_LUT_WORDS 128
+
+// Bytes of the uniform block `sp_pica_fragment_uniforms` writes.
+#define SP_PICA_FRAGMENT_UNIFORM_SIZE 2304
+
+// Semantic components of the input map (`SpPicaFragmentKey.inputs`): the GPUREG_SH_OUTMAP_Oi
+// codes 0x00-0x17.
+#define SP_PICA_FRAGMENT_SEMANTICS 24
+
+// An input slot's `reg` when no output register carries the component (it reads 0).
+#define SP_PICA_NO_REGISTER 255
+
+// A texture unit off (or read by no used source): it reads (0, 0, 0, 0).
+#define SP_PICA_UNIT_OFF 0
+
+// A 2D texture: coordinates (u, v).
+#define SP_PICA_UNIT_2D 1
+
+// Unit 0 only: a cube map.
+#define SP_PICA_UNIT_CUBE 2
+
+// Unit 0 only: a 2D shadow map (`orthographic` says whether (u, v) is divided by w).
+#define SP_PICA_UNIT_SHADOW_2D 3
+
+// Unit 0 only: a projective 2D texture, (u/w, v/w).
+#define SP_PICA_UNIT_PROJECTION 4
+
+// Unit 0 only: a shadow cube map.
+#define SP_PICA_UNIT_SHADOW_CUBE 5
+
+// Fog off.
+#define SP_PICA_FOG_OFF 0
+
+// Fog (fog mode 5; `fog_z_flip` indexes the LUT with 1 - depth).
+#define SP_PICA_FOG_FOG 1
+
+// Gas (fog mode 7: decision D8, the colour passes through).
+#define SP_PICA_FOG_GAS 2
 
 // Most TEV stages.
 #define SP_TEV_MAX_STAGES 16
@@ -149,26 +215,75 @@ typedef struct {
   uint64_t evictions;
 } SpCacheStats;
 
+// A Latte program and the draw-time state that changes its code.
+typedef struct {
+  // The program: little-endian 32-bit words as GX2 and .gsh files hold them (`len` bytes, a
+  // multiple of 4, at most `SP_LATTE_MAX_PROGRAM_BYTES`).
+  const uint8_t *bytes;
+  // Bytes at `bytes`.
+  size_t len;
+  // `SP_LATTE_VERTEX`, `SP_LATTE_PIXEL` or `SP_LATTE_GEOMETRY`.
+  uint32_t stage;
+  // SQ_LOOP_CONST_n of the stage (COUNT bits 0-11, INIT 12-23, INC 24-31), n = the LOOP
+  // instruction's CF_CONST; only those of `loop_const_mask` are read.
+  uint32_t loop_consts[SP_LATTE_LOOP_CONSTS];
+  // Bit n: `loop_consts[n]` is set; the others are the interpreter's default (count 4095,
+  // init 0, increment 1).
+  uint32_t loop_const_mask;
+  // SQ_BOOL_CONST of the stage: bit n = boolean constant n (CF_BOOL / CF_NOT_BOOL).
+  uint32_t bool_consts;
+} SpLatteProgram;
+
+// Options of a translation. A null `SpOptions *` means all zero: SPIR-V, compat precision, no
+// flags.
+typedef struct {
+  // One of `SP_TARGET_*`.
+  uint32_t target;
+  // One of `SP_PRECISION_*` (TEV translations are integer-exact and ignore it).
+  uint32_t precision;
+  // `SP_FLAG_*` bits.
+  uint32_t flags;
+} SpOptions;
+
 // What the host needs to bind a translation (docs/abi.md has the bindings behind each field).
 typedef struct {
   // `SP_STAGE_*` of the entry point.
   uint32_t stage;
   // The entry point's name, NUL-terminated, owned by the library (`"main"`).
   const char *entry_point;
-  // PICA: the v registers read as vertex inputs, bit n = location n. TEV: 0.
+  // PICA vertex and geometry programs: the v registers read as vertex inputs, bit n =
+  // location n. PICA fragment shaders: the vertex stage's o registers read, bit n = oN at
+  // location n. TEV, Latte: 0.
   uint32_t input_mask;
-  // PICA: the o registers written at location = index, bit n = location n. TEV: 0.
+  // PICA vertex and geometry programs: the o registers written at location = index, bit n =
+  // location n. Others: 0 (a fragment shader writes location 0 and, PICA, the depth).
   uint32_t output_mask;
-  // PICA: the o register written to the position builtin, or -1. TEV: -1.
+  // PICA vertex and geometry programs: the o register written to the position builtin, or
+  // -1. Others: -1.
   int32_t position;
-  // `SP_FLOW_*`.
+  // `SP_FLOW_*`: PICA programs straight, structured or dispatch; Latte straight or dispatch;
+  // fixed-function keys (TEV, PICA fragment) `SP_FLOW_NONE`.
   uint32_t flow;
-  // TEV: the texture maps sampled, bit k = binding `1 + k` of group 0. PICA: 0.
+  // Fragment shaders (TEV, PICA fragment): the texture maps or units sampled, bit k = binding
+  // `1 + k` of group 0. Others: 0.
   uint32_t texmap_mask;
-  // Bytes of the uniform block at group 0, binding 0.
+  // Bytes of the uniform block at group 0, binding 0 (Latte: of each uniform block binding
+  // of `uniform_block_mask`, 0 when it reads none).
   uint32_t uniform_size;
   // 1 when the result was read from the cache.
   uint32_t from_cache;
+  // PICA fragment shaders: the texture units of `texmap_mask` bound as a six-layer 2D array
+  // of cube faces (+X, -X, +Y, -Y, +Z, -Z) rather than a 2D image, bit k = unit k. Others: 0.
+  uint32_t texture_cube_mask;
+  // Latte: the uniform blocks (kcache banks) read, bit n = block n at group 0, binding n.
+  // Others: 0.
+  uint32_t uniform_block_mask;
+  // Latte: 1 when the program reads the constant file c0-c255 (group 2, binding 0).
+  // Others: 0.
+  uint32_t constant_file;
+  // Latte: 1 when the program reads the vertex fetch buffers (group 3: VTX fetches).
+  // Others: 0.
+  uint32_t fetch_buffers;
 } SpInterface;
 
 // One entry of the output map: an o register and its semantic.
@@ -210,16 +325,170 @@ typedef struct {
   size_t outputs_len;
 } SpPicaProgram;
 
-// Options of a translation. A null `SpOptions *` means all zero: SPIR-V, compat precision, no
-// flags.
+// One texture unit (0-2).
 typedef struct {
-  // One of `SP_TARGET_*`.
-  uint32_t target;
-  // One of `SP_PRECISION_*` (TEV translations are integer-exact and ignore it).
-  uint32_t precision;
-  // `SP_FLAG_*` bits.
-  uint32_t flags;
-} SpOptions;
+  // `SP_PICA_UNIT_*`; units 1 and 2 are off or 2D.
+  uint8_t kind;
+  // 0-1, `SP_PICA_UNIT_SHADOW_2D` only: the shadow map is read at (u, v), not (u/w, v/w).
+  uint8_t orthographic;
+  // The texture coordinate set read: unit 0 reads 0, unit 1 reads 1, unit 2 reads 1 or 2
+  // (TEXUNIT_CONFIG bit 13); 0-2 for a unit that is off.
+  uint8_t coords;
+} SpPicaTextureUnit;
+
+// One TexEnv stage (TEXENVi_SOURCE, _OPERAND, _COMBINER and _SCALE; the constant colour is a
+// uniform).
+typedef struct {
+  // Sources of the RGB inputs, 0-15.
+  uint8_t rgb_source[3];
+  // Sources of the alpha inputs, 0-15.
+  uint8_t alpha_source[3];
+  // RGB operands, 0-15.
+  uint8_t rgb_operand[3];
+  // Alpha operands, 0-7.
+  uint8_t alpha_operand[3];
+  // RGB combine function, 0-15.
+  uint8_t rgb_combine;
+  // Alpha combine function, 0-15.
+  uint8_t alpha_combine;
+  // RGB scale, 0-3.
+  uint8_t rgb_scale;
+  // Alpha scale, 0-3.
+  uint8_t alpha_scale;
+} SpPicaTexEnvStage;
+
+// One light slot of fragment lighting (the flags of the slot's light id).
+typedef struct {
+  // 0-1: LIGHTi_CONFIG bit 0.
+  uint8_t directional;
+  // 0-1: bit 1.
+  uint8_t two_sided;
+  // 0-1 each: bits 2 and 3, the geometric factor on specular 0 and 1.
+  uint8_t geometric[2];
+  // 0-1: the spotlight LUT is read (CONFIG1 bit 8 + id clear).
+  uint8_t spot;
+  // 0-1: distance attenuation (CONFIG1 bit 24 + id clear).
+  uint8_t distance_attenuation;
+  // 0-1: the shadow applies (CONFIG1 bit id clear).
+  uint8_t shadow;
+} SpPicaLight;
+
+// One lighting LUT (D0, D1, SP, FR, RB, RG, RR).
+typedef struct {
+  // 0-1: the LUT is read.
+  uint8_t enabled;
+  // The input selector (LUTINPUT_SELECT), 0-7.
+  uint8_t input;
+  // 0-1: the input is made non-negative (LUTINPUT_ABS's bit clear).
+  uint8_t abs;
+} SpPicaLut;
+
+// Fragment lighting (`pica::fixed::LightingKey`). Not translated yet: a key with `enabled` set
+// (and a lighting colour read) is refused with `SP_ERROR_UNSUPPORTED`.
+typedef struct {
+  // 0-1.
+  uint8_t enabled;
+  // Lights, 0-8: NUM_LIGHTS + 1 (the canonical key of lighting off has 0).
+  uint8_t count;
+  // The light slots (the first `count` count).
+  SpPicaLight lights[8];
+  // The light-environment configuration, CONFIG0 bits 4-7 (0-15).
+  uint8_t config;
+  // D0, D1, SP, FR, RB, RG, RR.
+  SpPicaLut luts[7];
+  // 0-1: Fresnel to the primary alpha.
+  uint8_t fresnel_primary;
+  // 0-1: Fresnel to the secondary alpha.
+  uint8_t fresnel_secondary;
+  // Bump mode 0-2 (not used, bump map, tangent map).
+  uint8_t bump;
+  // Bump texture unit 0-3.
+  uint8_t bump_unit;
+  // 0-1: renormalise the bump-mapped normal.
+  uint8_t bump_renorm;
+  // 0-1: shadows on.
+  uint8_t shadow;
+  // Shadow texture unit 0-3.
+  uint8_t shadow_unit;
+  // 0-1: the shadow attenuates the primary colour (CONFIG0 bit 16).
+  uint8_t shadow_primary;
+  // 0-1: ... the secondary colour (bit 17).
+  uint8_t shadow_secondary;
+  // 0-1: the shadow is inverted (bit 18).
+  uint8_t shadow_invert;
+  // 0-1: the shadow goes to the alpha (bit 19).
+  uint8_t shadow_alpha;
+  // 0-1: CONFIG0 bit 27.
+  uint8_t clamp_highlights;
+} SpPicaLighting;
+
+// The procedural texture (`pica::fixed::ProcTexKey`). Not translated yet: a key with `enabled`
+// set (and texture 3 read) is refused with `SP_ERROR_UNSUPPORTED`.
+typedef struct {
+  // 0-1.
+  uint8_t enabled;
+  // The texture coordinate set, 0-2.
+  uint8_t coords;
+  // Clamp mode of u, 0-4.
+  uint8_t u_clamp;
+  // Clamp mode of v, 0-4.
+  uint8_t v_clamp;
+  // RGB mapping function, 0-10 (10: the undefined values, read as decision D27 says).
+  uint8_t rgb_func;
+  // Alpha mapping function (read with `separate_alpha`), 0-10.
+  uint8_t alpha_func;
+  // 0-1: the alpha has its own mapping function.
+  uint8_t separate_alpha;
+  // 0-1: noise on.
+  uint8_t noise;
+  // Shift of u, 0-2.
+  uint8_t u_shift;
+  // Shift of v, 0-2.
+  uint8_t v_shift;
+  // Minification filter, 0-5.
+  uint8_t filter;
+} SpPicaProcTex;
+
+// Which output register and component of the vertex stage carries one semantic component.
+typedef struct {
+  // The o register 0-15 (read at location = its index), or `SP_PICA_NO_REGISTER`.
+  uint8_t reg;
+  // The component 0-3 (x, y, z, w).
+  uint8_t component;
+} SpPicaInputSlot;
+
+// A PICA200 fragment key: exactly the state that changes the fragment shader's code
+// (`pica::fixed::FragmentKey`), and the input map (GPUREG_SH_OUTMAP_TOTAL, _O0-O6) that places
+// its inputs. Colours, LUT contents and the other parameters are uniforms
+// (`sp_pica_fragment_uniforms`).
+typedef struct {
+  // 0-1: W-buffering (DEPTHMAP_ENABLE bit 0 clear) multiplies the depth by w.
+  uint8_t w_buffer;
+  // 0-1: COLOR_OPERATION mode 3 (shadow rendering).
+  uint8_t shadow_render;
+  // The alpha-test function 0-7 (1, always, when the test is off).
+  uint8_t alpha_test;
+  // `SP_PICA_FOG_*`.
+  uint8_t fog;
+  // 0-1, fog only: the LUT is indexed with 1 - depth.
+  uint8_t fog_z_flip;
+  // Texture units 0-2.
+  SpPicaTextureUnit textures[3];
+  // The six TexEnv stages.
+  SpPicaTexEnvStage texenv[6];
+  // 0-1 each: stage j (0-3) writes the combiner buffer's RGB (TEXENV_UPDATE_BUFFER bits 8-11).
+  uint8_t buffer_write_rgb[4];
+  // 0-1 each: ... its alpha (bits 12-15).
+  uint8_t buffer_write_alpha[4];
+  // Fragment lighting.
+  SpPicaLighting lighting;
+  // The procedural texture (unit 3).
+  SpPicaProcTex proctex;
+  // `inputs[s]`: where semantic component `s` comes from (0x08-0x0B colour, 0x0C-0x0F and
+  // 0x16-0x17 texcoords, 0x10 texcoord0.w, 0x04-0x07 the normal quaternion, 0x12-0x14 view;
+  // 0x11 and 0x15 are not semantics and must be `SP_PICA_NO_REGISTER`).
+  SpPicaInputSlot inputs[SP_PICA_FRAGMENT_SEMANTICS];
+} SpPicaFragmentKey;
 
 // One combiner (colour or alpha) of a stage.
 typedef struct {
@@ -366,6 +635,39 @@ void sp_cache_close(SpCache *cache);
 // given, and not written by another thread during the call (docs/capi.md, "Pointers").
 int32_t sp_cache_stats(const SpCache *cache, SpCacheStats *stats);
 
+// Translates a Latte program to the target of `options` (flags are ignored; precision: `exact`
+// runs the interpreter's transcendental algorithm, `compat` and `fast` the device's f32
+// functions). Malformed program bytes give `SP_ERROR_PARSE`; instructions not translated yet (TEX fetches)
+// and geometry programs give `SP_ERROR_UNSUPPORTED`, named. Otherwise as `sp_pica_translate`.
+//
+// # Safety
+// Each pointer argument is null or valid for what its documentation says, for the length
+// given, and not written by another thread during the call (docs/capi.md, "Pointers").
+int32_t sp_latte_translate(const SpLatteProgram *program,
+                           const SpOptions *options,
+                           const SpCache *cache,
+                           SpOutput **out,
+                           SpError *error);
+
+// Translates shader `index` of `stage` (the n-th header block of that stage) of a GFD file
+// (`len` bytes at `bytes`, a .gsh) with the default loop and boolean constants (all loop
+// constants the interpreter's default, booleans 0: draws that set them go through
+// `sp_latte_translate`). Malformed bytes give `SP_ERROR_PARSE` with the byte offset; a shader
+// the file lacks, or a header without a program, `SP_ERROR_TRANSLATE`. Otherwise as
+// `sp_latte_translate`.
+//
+// # Safety
+// Each pointer argument is null or valid for what its documentation says, for the length
+// given, and not written by another thread during the call (docs/capi.md, "Pointers").
+int32_t sp_latte_translate_gsh(const uint8_t *bytes,
+                               size_t len,
+                               uint32_t stage,
+                               uint32_t index,
+                               const SpOptions *options,
+                               const SpCache *cache,
+                               SpOutput **out,
+                               SpError *error);
+
 // The target's bytes (SPIR-V: little-endian words; text targets: UTF-8, no NUL), with their
 // count in `*len`. Owned by the output: valid until `sp_output_free`. Null `output` gives
 // null and 0.
@@ -418,6 +720,48 @@ int32_t sp_pica_translate_shbin(const uint8_t *bytes,
                                 const SpCache *cache,
                                 SpOutput **out,
                                 SpError *error);
+
+// Fills `*key` from a register file of `SP_PICA_REGISTERS` words (the 32-bit values as the
+// GPU holds them, register n at index n): the canonical key (`FragmentKey::from_regs`) and the
+// input map of GPUREG_SH_OUTMAP_TOTAL and _O0-O6.
+//
+// # Safety
+// Each pointer argument is null or valid for what its documentation says, for the length
+// given, and not written by another thread during the call (docs/capi.md, "Pointers").
+int32_t sp_pica_fragment_key_from_regs(const uint32_t *regs,
+                                       SpPicaFragmentKey *key,
+                                       SpError *error);
+
+// Writes the fragment shader's uniform block (std140, `SP_PICA_FRAGMENT_UNIFORM_SIZE` bytes:
+// the TexEnv constants, buffer colour, alpha reference, fog colour and decoded fog LUT, depth
+// scale and offset, wrap modes and border colours) for a register file of `SP_PICA_REGISTERS`
+// words and the `SP_PICA_FOG_LUT_WORDS` words of the fog LUT (null: all zero) to `buf`, which
+// holds `len` bytes. `*written` (when not null) is set to the block's size, also when `len` is
+// too small (then the code is `SP_ERROR_INVALID_ARGUMENT` and nothing is written).
+//
+// # Safety
+// Each pointer argument is null or valid for what its documentation says, for the length
+// given, and not written by another thread during the call (docs/capi.md, "Pointers").
+int32_t sp_pica_fragment_uniforms(const uint32_t *regs,
+                                  const uint32_t *fog_lut,
+                                  uint8_t *buf,
+                                  size_t len,
+                                  size_t *written,
+                                  SpError *error);
+
+// Translates a PICA200 fragment key to a fragment shader in the target of `options` (precision
+// is ignored: the float steps follow the reference's order in every precision). Keys that use
+// fragment lighting or the procedural texture give `SP_ERROR_UNSUPPORTED`. Otherwise as
+// `sp_pica_translate`.
+//
+// # Safety
+// Each pointer argument is null or valid for what its documentation says, for the length
+// given, and not written by another thread during the call (docs/capi.md, "Pointers").
+int32_t sp_pica_fragment_translate(const SpPicaFragmentKey *key,
+                                   const SpOptions *options,
+                                   const SpCache *cache,
+                                   SpOutput **out,
+                                   SpError *error);
 
 // Fills `*key` from a block of `SP_TEV_BP_REGISTERS` BP registers (24-bit values, register n
 // at index n; the mask register 0xFE is not applied), as an emulator keeps them.

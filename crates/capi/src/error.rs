@@ -23,6 +23,11 @@ pub const SP_ERROR_IO: i32 = 5;
 /// Please report it with the input.
 pub const SP_ERROR_INTERNAL: i32 = 6;
 
+/// The input is valid but uses something the translator does not cover yet (PICA200 fragment
+/// lighting or the procedural texture, a Latte TEX fetch, a Latte geometry program); the message
+/// names it.
+pub const SP_ERROR_UNSUPPORTED: i32 = 7;
+
 /// Bytes of `SpError.message`, its NUL included.
 pub const SP_MESSAGE_CAPACITY: usize = 256;
 
@@ -65,6 +70,9 @@ impl From<translate::Error> for Failure {
             translate::Error::NoExecutable { .. }
             | translate::Error::EntryOutsideProgram { .. }
             | translate::Error::UnknownShaderType(_) => SP_ERROR_TRANSLATE,
+            translate::Error::FragmentUnsupported(_) | translate::Error::LatteUnsupported { .. } => {
+                SP_ERROR_UNSUPPORTED
+            }
             _ => SP_ERROR_INTERNAL,
         };
         let mut message = e.to_string();

@@ -42,6 +42,23 @@ pub(crate) unsafe fn slice<'a, T>(ptr: *const T, len: usize, what: &str) -> Resu
     Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
 }
 
+/// `len` writable elements at `ptr`; a null `ptr` is an empty slice when `len` is 0 and a
+/// failure naming `what` otherwise.
+///
+/// # Safety
+/// When `len` is not 0, `ptr` points to `len` valid, aligned, writable `T`s that no one else
+/// accesses during the call.
+pub(crate) unsafe fn out_slice<'a, T>(ptr: *mut T, len: usize, what: &str) -> Result<&'a mut [T], Failure> {
+    if len == 0 {
+        return Ok(&mut []);
+    }
+    if ptr.is_null() {
+        return Err(Failure::null(what));
+    }
+    // SAFETY: the caller's contract.
+    Ok(unsafe { std::slice::from_raw_parts_mut(ptr, len) })
+}
+
 /// The NUL-terminated UTF-8 string at `ptr`.
 ///
 /// # Safety

@@ -16,11 +16,11 @@
 //! thread at once. No panic crosses the boundary: each entry point runs under `catch_unwind` and
 //! a panic comes back as `SP_ERROR_INTERNAL`.
 //!
-//! Sources in the ABI today: PICA200 vertex and geometry programs (`sp_pica_translate`,
-//! `sp_pica_translate_shbin`) and Hollywood TEV keys (`sp_tev_translate`,
-//! `sp_tev_key_from_bp`). The PICA200 fixed-function fragment pipeline and Wii U Latte
-//! programs are not in the ABI yet: each will be one more `sp_<source>_translate` of the shape
-//! above (docs/capi.md, "Sources not yet in the ABI").
+//! Sources in the ABI: PICA200 vertex and geometry programs (`sp_pica_translate`,
+//! `sp_pica_translate_shbin`), Hollywood TEV keys (`sp_tev_translate`, `sp_tev_key_from_bp`),
+//! PICA200 fixed-function fragment keys (`sp_pica_fragment_translate`,
+//! `sp_pica_fragment_key_from_regs`, `sp_pica_fragment_uniforms`) and Wii U Latte vertex and
+//! pixel programs (`sp_latte_translate`, `sp_latte_translate_gsh`).
 //!
 //! `unsafe` lives in `ffi` only: the few functions that turn C pointers into references, each
 //! with the contract the header documents.
@@ -28,15 +28,21 @@
 mod cache;
 mod error;
 mod ffi;
+mod latte;
 mod options;
 mod output;
 mod pica;
+mod pica_fs;
 mod tev;
 
 pub use cache::{sp_cache_close, sp_cache_open, sp_cache_stats, SpCache, SpCacheStats};
 pub use error::{
     SpError, SP_ERROR_INTERNAL, SP_ERROR_INVALID_ARGUMENT, SP_ERROR_IO, SP_ERROR_NULL_POINTER, SP_ERROR_PARSE,
-    SP_ERROR_TRANSLATE, SP_MESSAGE_CAPACITY, SP_OK,
+    SP_ERROR_TRANSLATE, SP_ERROR_UNSUPPORTED, SP_MESSAGE_CAPACITY, SP_OK,
+};
+pub use latte::{
+    sp_latte_translate, sp_latte_translate_gsh, SpLatteProgram, SP_LATTE_GEOMETRY, SP_LATTE_LOOP_CONSTS,
+    SP_LATTE_MAX_PROGRAM_BYTES, SP_LATTE_PIXEL, SP_LATTE_VERTEX,
 };
 pub use options::{
     SpOptions, SP_FLAG_COMPUTE_WRAPPER, SP_FLAG_DISPATCH_ONLY, SP_PRECISION_COMPAT, SP_PRECISION_EXACT,
@@ -50,6 +56,13 @@ pub use output::{
 pub use pica::{
     sp_pica_translate, sp_pica_translate_shbin, SpPicaOutputMap, SpPicaProgram, SP_PICA_GEOMETRY,
     SP_PICA_MAX_CODE_WORDS, SP_PICA_MAX_DESCRIPTORS, SP_PICA_VERTEX,
+};
+pub use pica_fs::{
+    sp_pica_fragment_key_from_regs, sp_pica_fragment_translate, sp_pica_fragment_uniforms, SpPicaFragmentKey,
+    SpPicaInputSlot, SpPicaLight, SpPicaLighting, SpPicaLut, SpPicaProcTex, SpPicaTexEnvStage, SpPicaTextureUnit,
+    SP_PICA_FOG_FOG, SP_PICA_FOG_GAS, SP_PICA_FOG_LUT_WORDS, SP_PICA_FOG_OFF, SP_PICA_FRAGMENT_SEMANTICS,
+    SP_PICA_FRAGMENT_UNIFORM_SIZE, SP_PICA_NO_REGISTER, SP_PICA_REGISTERS, SP_PICA_UNIT_2D, SP_PICA_UNIT_CUBE,
+    SP_PICA_UNIT_OFF, SP_PICA_UNIT_PROJECTION, SP_PICA_UNIT_SHADOW_2D, SP_PICA_UNIT_SHADOW_CUBE,
 };
 pub use tev::{
     sp_tev_key_from_bp, sp_tev_translate, SpTevCombiner, SpTevIndStage, SpTevKey, SpTevStage, SpTevStageIndirect,

@@ -12,16 +12,17 @@ use crate::options::{Checked, SpOptions};
 pub const SP_STAGE_VERTEX: u32 = 0;
 /// A fragment shader.
 pub const SP_STAGE_FRAGMENT: u32 = 1;
-/// A compute shader (PICA geometry programs: docs/abi.md "Geometry").
+/// A compute shader (PICA geometry programs: docs/abi.md "Geometry"; Latte programs, whose
+/// translation is the compute form of docs/latte-translate.md).
 pub const SP_STAGE_COMPUTE: u32 = 2;
 
-/// Not a PICA program: no control-flow translation to report.
+/// A fixed-function key (TEV, PICA fragment): no control flow to report.
 pub const SP_FLOW_NONE: u32 = 0;
 /// Straight code.
 pub const SP_FLOW_STRAIGHT: u32 = 1;
 /// Structured IF/LOOP/CALL.
 pub const SP_FLOW_STRUCTURED: u32 = 2;
-/// The dispatch loop over the program counter.
+/// The dispatch loop over the program counter (PICA) or the CF program counter (Latte).
 pub const SP_FLOW_DISPATCH: u32 = 3;
 
 /// What the host needs to bind a translation (docs/abi.md has the bindings behind each field).
@@ -32,20 +33,39 @@ pub struct SpInterface {
     pub stage: u32,
     /// The entry point's name, NUL-terminated, owned by the library (`"main"`).
     pub entry_point: *const c_char,
-    /// PICA: the v registers read as vertex inputs, bit n = location n. TEV: 0.
+    /// PICA vertex and geometry programs: the v registers read as vertex inputs, bit n =
+    /// location n. PICA fragment shaders: the vertex stage's o registers read, bit n = oN at
+    /// location n. TEV, Latte: 0.
     pub input_mask: u32,
-    /// PICA: the o registers written at location = index, bit n = location n. TEV: 0.
+    /// PICA vertex and geometry programs: the o registers written at location = index, bit n =
+    /// location n. Others: 0 (a fragment shader writes location 0 and, PICA, the depth).
     pub output_mask: u32,
-    /// PICA: the o register written to the position builtin, or -1. TEV: -1.
+    /// PICA vertex and geometry programs: the o register written to the position builtin, or
+    /// -1. Others: -1.
     pub position: i32,
-    /// `SP_FLOW_*`.
+    /// `SP_FLOW_*`: PICA programs straight, structured or dispatch; Latte straight or dispatch;
+    /// fixed-function keys (TEV, PICA fragment) `SP_FLOW_NONE`.
     pub flow: u32,
-    /// TEV: the texture maps sampled, bit k = binding `1 + k` of group 0. PICA: 0.
+    /// Fragment shaders (TEV, PICA fragment): the texture maps or units sampled, bit k = binding
+    /// `1 + k` of group 0. Others: 0.
     pub texmap_mask: u32,
-    /// Bytes of the uniform block at group 0, binding 0.
+    /// Bytes of the uniform block at group 0, binding 0 (Latte: of each uniform block binding
+    /// of `uniform_block_mask`, 0 when it reads none).
     pub uniform_size: u32,
     /// 1 when the result was read from the cache.
     pub from_cache: u32,
+    /// PICA fragment shaders: the texture units of `texmap_mask` bound as a six-layer 2D array
+    /// of cube faces (+X, -X, +Y, -Y, +Z, -Z) rather than a 2D image, bit k = unit k. Others: 0.
+    pub texture_cube_mask: u32,
+    /// Latte: the uniform blocks (kcache banks) read, bit n = block n at group 0, binding n.
+    /// Others: 0.
+    pub uniform_block_mask: u32,
+    /// Latte: 1 when the program reads the constant file c0-c255 (group 2, binding 0).
+    /// Others: 0.
+    pub constant_file: u32,
+    /// Latte: 1 when the program reads the vertex fetch buffers (group 3: VTX fetches).
+    /// Others: 0.
+    pub fetch_buffers: u32,
 }
 
 /// A translation's result (opaque): `sp_output_bytes`, `sp_output_interface`,

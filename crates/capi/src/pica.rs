@@ -190,6 +190,10 @@ fn translate(
         texmap_mask: 0,
         uniform_size: translate::pica::UNIFORM_SIZE,
         from_cache: compiled.hit as u32,
+        texture_cube_mask: 0,
+        uniform_block_mask: 0,
+        constant_file: 0,
+        fetch_buffers: 0,
     };
     Ok(SpOutput { bytes: compiled.bytes, interface })
 }

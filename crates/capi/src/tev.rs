@@ -197,6 +197,10 @@ pub unsafe extern "C" fn sp_tev_translate(
                 texmap_mask,
                 uniform_size: UNIFORM_SIZE,
                 from_cache: compiled.hit as u32,
+                texture_cube_mask: 0,
+                uniform_block_mask: 0,
+                constant_file: 0,
+                fetch_buffers: 0,
             };
             Ok(SpOutput { bytes: compiled.bytes, interface })
         })
@@ -204,14 +208,15 @@ pub unsafe extern "C" fn sp_tev_translate(
 }
 
 /// Checks one field against its largest value.
-fn field(value: u8, max: u8, name: impl FnOnce() -> String) -> Result<u8, Failure> {
+pub(crate) fn field(value: u8, max: u8, name: impl FnOnce() -> String) -> Result<u8, Failure> {
     if value > max {
         return Err(Failure::invalid(format!("{} is {value}, over its largest value {max}", name())));
     }
     Ok(value)
 }
 
-fn flag(value: u8, name: impl FnOnce() -> String) -> Result<bool, Failure> {
+/// Checks a 0-1 field.
+pub(crate) fn flag(value: u8, name: impl FnOnce() -> String) -> Result<bool, Failure> {
     field(value, 1, name).map(|v| v == 1)
 }
 

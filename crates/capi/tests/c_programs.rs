@@ -61,22 +61,46 @@ fn tools() {
     }
 }
 
+/// The first vertex program of a corpus .gsh.
+fn latte_vertex_program(name: &str) -> Vec<u8> {
+    let bytes = std::fs::read(testkit::corpus(&format!("latte-mesa/gsh/{name}.gsh"))).unwrap();
+    let shaders = latte::gfd::GfdFile::parse(&bytes).unwrap().shaders().unwrap();
+    shaders.into_iter().find(|s| s.header.stage == latte::gfd::Stage::Vertex).unwrap().program.unwrap()
+}
+
 #[test]
 fn the_c_program_writes_valid_spirv() {
     tools();
     let dir = testkit::temp_dir("capi-c");
     let exe = dir.join("translate_c");
     build("cc", "c99", &manifest().join("examples/translate.c"), &exe, true);
+    // Latte: a .gsh whose pixel shader translates, and the vertex program bytes of another.
+    let gsh = testkit::corpus("latte-mesa/gsh/t10_ubo_multi.gsh");
+    let latte_bin = dir.join("t30_vs_loop_branch.vs.bin");
+    let vertex = latte_vertex_program("t30_vs_loop_branch");
+    std::fs::write(&latte_bin, &vertex).unwrap();
     for shader in
         ["citro2d__source__render2d.v.pica", "3ds-examples__graphics__gpu__particles__source__particle.g.pica"]
     {
         let shbin = testkit::corpus(&format!("pica/golden/{shader}.shbin"));
         let out = dir.join(shader);
         std::fs::create_dir_all(&out).unwrap();
-        let text = run(Command::new(&exe).arg(&shbin).arg(&out).arg(dir.join("cache")));
+        let text = run(Command::new(&exe).arg(&shbin).arg(&out).arg(dir.join("cache")).arg(&gsh).arg(&latte_bin));
         assert!(text.contains("refused: entry point 99 is outside the program"), "{text}");
         spirv_val(&out.join("shbin.spv"));
         spirv_val(&out.join("words.spv"));
+        spirv_val(&out.join("fragment.spv"));
+        assert!(text.contains("unsupported: the fragment state uses fragment lighting"), "{text}");
+        spirv_val(&out.join("latte_gsh.spv"));
+        spirv_val(&out.join("latte.spv"));
+        assert!(text.contains("unsupported: Latte geometry programs are not translated yet"), "{text}");
+        // The same bytes as the Rust API (loop constant 0 set as the program sets it).
+        let prog = latte::isa::Program::decode_bytes(&vertex, 0).unwrap();
+        let options =
+            translate::latte::Options { loop_consts: [(0, 3 | 1 << 24)].into_iter().collect(), ..Default::default() };
+        let want = translate::latte::translate(&prog, translate::latte::Stage::Vertex, &options).unwrap();
+        let want = want.write(translate::Target::SpirV).unwrap().to_bytes();
+        assert!(std::fs::read(out.join("latte.spv")).unwrap() == want, "{shader}: latte.spv differs from the Rust API");
         // The same bytes as the Rust API.
         let shbin = pica::shbin::Shbin::read(&std::fs::read(&shbin).unwrap()).unwrap();
         let want = translate::pica::translate(&shbin, 0, Default::default()).unwrap().spirv().unwrap();
@@ -93,10 +117,13 @@ fn the_cpp_program_writes_valid_spirv() {
     let exe = dir.join("translate_cpp");
     build("c++", "c++17", &manifest().join("examples/translate.cpp"), &exe, false);
     let shbin = testkit::corpus("pica/golden/3ds-examples__graphics__gpu__lenny__source__vshader.v.pica.shbin");
-    let text = run(Command::new(&exe).arg(&shbin).arg(&dir).arg(dir.join("cache")));
-    assert!(text.contains("1 hits, 2 misses, 2 writes"), "{text}");
+    let gsh = testkit::corpus("latte-mesa/gsh/t30_vs_loop_branch.gsh");
+    let text = run(Command::new(&exe).arg(&shbin).arg(&dir).arg(dir.join("cache")).arg(&gsh));
+    assert!(text.contains("3 hits, 4 misses, 4 writes"), "{text}");
+    spirv_val(&dir.join("latte.spv"));
     spirv_val(&dir.join("shbin.spv"));
     spirv_val(&dir.join("tev.spv"));
+    spirv_val(&dir.join("fragment.spv"));
 }
 
 #[test]
@@ -110,8 +137,10 @@ fn the_documented_example_builds_and_runs() {
     std::fs::write(&source, &doc[start..end]).unwrap();
     let exe = dir.join("example");
     build("cc", "c11", &source, &exe, true);
-    let out = dir.join("example.spv");
-    let text = run(Command::new(&exe).arg(&out));
-    assert!(text.contains("wrote"), "{text}");
-    spirv_val(&out);
+    let gsh = testkit::corpus("latte-mesa/gsh/t10_ubo_multi.gsh");
+    let text = run(Command::new(&exe).arg(&dir).arg(&gsh));
+    assert!(text.contains("fragment: texture units 0x1, inputs 0x7, 2304 uniform bytes"), "{text}");
+    for name in ["vertex.spv", "fragment.spv", "latte.spv"] {
+        spirv_val(&dir.join(name));
+    }
 }

@@ -1,12 +1,16 @@
 //! Malformed input through the C ABI gives an error code and a message naming what is wrong,
 //! never a crash: null pointers, unknown options, lengths over their caps, out-of-range key
-//! fields, and random SHBIN bytes, program words and keys (bounded by PROPTEST_CASES).
+//! fields, and random SHBIN bytes, program words, register files and keys (bounded by
+//! PROPTEST_CASES).
 
 mod common;
 
 use std::ptr::{null, null_mut};
 
-use common::{message, new_error, pica, pica_shbin, tev, CProgram};
+use common::{
+    latte, latte_gsh, latte_program, message, new_error, pica, pica_fragment, pica_fragment_key, pica_shbin, tev,
+    CProgram,
+};
 use proptest::prelude::*;
 use shaderport::*;
 use translate::pica::Setup;
@@ -129,6 +133,196 @@ fn arguments_out_of_range_are_named() {
     assert!(message(&error).starts_with("cache folder"), "{}", message(&error));
 }
 
+#[test]
+fn fragment_calls_name_what_is_wrong() {
+    let (mut out, mut error) = (null_mut(), new_error());
+    // SAFETY (all calls below): every non-null pointer is valid for its length.
+    let code = unsafe { sp_pica_fragment_translate(null(), null(), null(), &mut out, &mut error) };
+    assert_eq!((code, message(&error).as_str()), (SP_ERROR_NULL_POINTER, "key is null"));
+    let code = unsafe { sp_pica_fragment_key_from_regs(null(), null_mut(), &mut error) };
+    assert_eq!((code, message(&error).as_str()), (SP_ERROR_NULL_POINTER, "regs is null"));
+    let regs = vec![0u32; SP_PICA_REGISTERS];
+    let code = unsafe { sp_pica_fragment_key_from_regs(regs.as_ptr(), null_mut(), &mut error) };
+    assert_eq!((code, message(&error).as_str()), (SP_ERROR_NULL_POINTER, "key is null"));
+
+    // The uniform block: a short buffer is refused with the size needed; a null LUT is zeros.
+    let mut buf = vec![0u8; SP_PICA_FRAGMENT_UNIFORM_SIZE];
+    let mut written = 0;
+    let code =
+        unsafe { sp_pica_fragment_uniforms(regs.as_ptr(), null(), buf.as_mut_ptr(), 100, &mut written, &mut error) };
+    assert_eq!(code, SP_ERROR_INVALID_ARGUMENT);
+    assert_eq!(message(&error), "len 100 is under SP_PICA_FRAGMENT_UNIFORM_SIZE (2304)");
+    assert_eq!(written, SP_PICA_FRAGMENT_UNIFORM_SIZE);
+    let code = unsafe { sp_pica_fragment_uniforms(regs.as_ptr(), null(), null_mut(), 4096, &mut written, &mut error) };
+    assert_eq!((code, message(&error).as_str()), (SP_ERROR_NULL_POINTER, "buf is null"));
+    let regs = common::fragment_regs(3);
+    let lut: Vec<u32> = (0..SP_PICA_FOG_LUT_WORDS as u32).map(|i| i.wrapping_mul(0x9E37_79B9)).collect();
+    let code = unsafe {
+        sp_pica_fragment_uniforms(regs.as_ptr(), lut.as_ptr(), buf.as_mut_ptr(), buf.len(), &mut written, &mut error)
+    };
+    assert_eq!((code, written), (SP_OK, 2304));
+    let memories = pica::state::Memories { fog: std::sync::Arc::new(lut.try_into().unwrap()), ..Default::default() };
+    let want =
+        translate::pica_fs::UniformBlock::from_uniforms(&pica::fixed::FragmentUniforms::from_regs(&regs, &memories));
+    assert_eq!(buf, want.to_bytes());
+
+    // Key fields past their width, named.
+    let key = pica_fragment_key(&common::fragment_regs(1)).unwrap();
+    let d = SpOptions::default();
+    type Edit = fn(&mut SpPicaFragmentKey);
+    let cases: [(Edit, &str); 9] = [
+        (|k| k.w_buffer = 2, "w_buffer is 2, over its largest value 1"),
+        (|k| k.alpha_test = 8, "alpha_test is 8, over its largest value 7"),
+        (|k| k.fog = 3, "fog is 3, over its largest value 2"),
+        (|k| k.textures[1].kind = SP_PICA_UNIT_CUBE, "textures[1].kind is 2, over its largest value 1"),
+        (
+            |k| k.textures[0] = SpPicaTextureUnit { kind: 1, orthographic: 0, coords: 1 },
+            "textures[0].coords is 1: unit 0 reads set 0",
+        ),
+        (|k| k.texenv[5].alpha_operand[2] = 8, "texenv[5].alpha_operand[2] is 8, over its largest value 7"),
+        (|k| k.lighting.luts[3].input = 8, "lighting.luts[3].input is 8, over its largest value 7"),
+        (|k| k.proctex.rgb_func = 11, "proctex.rgb_func is 11, over its largest value 10"),
+        (|k| k.inputs[0x11].reg = 0, "inputs[17].reg is 0: 0x11 is not a semantic (use SP_PICA_NO_REGISTER)"),
+    ];
+    for (mutate, want) in cases {
+        let mut k = key;
+        mutate(&mut k);
+        assert_eq!(pica_fragment(&k, &d, null()).unwrap_err(), (SP_ERROR_INVALID_ARGUMENT, want.to_string()));
+    }
+    let mut k = key;
+    k.inputs[8] = SpPicaInputSlot { reg: 16, component: 0 };
+    assert_eq!(pica_fragment(&k, &d, null()).unwrap_err().1, "inputs[8].reg is 16, over its largest value 15");
+
+    // Lighting read by stage 0: valid, not translated yet.
+    let mut k = key;
+    k.lighting.enabled = 1;
+    k.lighting.count = 1;
+    k.texenv[0].rgb_source[0] = 1; // fragment primary colour
+    k.texenv[0].rgb_combine = 0; // replace
+    k.alpha_test = 1;
+    k.shadow_render = 0;
+    assert_eq!(
+        pica_fragment(&k, &d, null()).unwrap_err(),
+        (
+            SP_ERROR_UNSUPPORTED,
+            "the fragment state uses fragment lighting, which the fragment translation does not cover yet".into()
+        )
+    );
+    let mut k = key;
+    k.proctex.enabled = 1;
+    k.texenv[0].rgb_source[0] = 6; // texture 3
+    k.texenv[0].rgb_combine = 0;
+    k.alpha_test = 1;
+    k.shadow_render = 0;
+    let (code, m) = pica_fragment(&k, &d, null()).unwrap_err();
+    assert_eq!(code, SP_ERROR_UNSUPPORTED);
+    assert!(m.contains("the procedural texture"), "{m}");
+}
+
+fn gsh(name: &str) -> Vec<u8> {
+    std::fs::read(testkit::corpus(&format!("latte-mesa/gsh/{name}.gsh"))).unwrap()
+}
+
+#[test]
+fn latte_calls_name_what_is_wrong() {
+    let d = SpOptions::default();
+    let (mut out, mut error) = (null_mut(), new_error());
+    // SAFETY (both calls): every non-null pointer is valid for its length.
+    let code = unsafe { sp_latte_translate(null(), null(), null(), &mut out, &mut error) };
+    assert_eq!((code, message(&error).as_str()), (SP_ERROR_NULL_POINTER, "program is null"));
+    let code = unsafe { sp_latte_translate_gsh(null(), 4, 0, 0, null(), null(), &mut out, &mut error) };
+    assert_eq!((code, message(&error).as_str()), (SP_ERROR_NULL_POINTER, "bytes is null"));
+
+    let words = [0u8; 5];
+    let mut p = latte_program(&words, SP_LATTE_VERTEX);
+    assert_eq!(
+        latte(&p, &d, null()).unwrap_err(),
+        (SP_ERROR_PARSE, "Latte program: byte offset 0x5: program size 5 is not a multiple of 4".into())
+    );
+    p.stage = 3;
+    assert_eq!(
+        latte(&p, &d, null()).unwrap_err(),
+        (SP_ERROR_INVALID_ARGUMENT, "unknown stage 3 (vertex 0, pixel 1, geometry 2)".into())
+    );
+    p.stage = SP_LATTE_GEOMETRY;
+    assert_eq!(
+        latte(&p, &d, null()).unwrap_err(),
+        (SP_ERROR_UNSUPPORTED, "Latte geometry programs are not translated yet".into())
+    );
+    p.stage = SP_LATTE_VERTEX;
+    p.len = SP_LATTE_MAX_PROGRAM_BYTES + 4;
+    assert!(latte(&p, &d, null()).unwrap_err().1.starts_with("len 1048580 is over SP_LATTE_MAX_PROGRAM_BYTES"));
+
+    // .gsh files: garbage, a shader the file lacks, a geometry shader, a TEX fetch.
+    let (code, m) = latte_gsh(b"not a gfd file", SP_LATTE_VERTEX, 0, &d, null()).unwrap_err();
+    assert_eq!(code, SP_ERROR_PARSE);
+    assert!(m.starts_with("GFD: byte offset 0x0: not a GFD file"), "{m}");
+    let file = gsh("t02_nested_if");
+    assert_eq!(
+        latte_gsh(&file, SP_LATTE_VERTEX, 5, &d, null()).unwrap_err(),
+        (SP_ERROR_TRANSLATE, "no vertex shader 5: the file has 1".into())
+    );
+    assert_eq!(latte_gsh(&file, 7, 0, &d, null()).unwrap_err().0, SP_ERROR_INVALID_ARGUMENT);
+    let (code, m) = latte_gsh(&gsh("t17_gs_passthrough"), SP_LATTE_GEOMETRY, 0, &d, null()).unwrap_err();
+    assert_eq!((code, m.as_str()), (SP_ERROR_UNSUPPORTED, "Latte geometry programs are not translated yet"));
+    let (code, m) = latte_gsh(&gsh("t12_tex2d_variants"), SP_LATTE_PIXEL, 0, &d, null()).unwrap_err();
+    assert_eq!(code, SP_ERROR_UNSUPPORTED);
+    assert!(m.starts_with("CF ") && m.ends_with(": not translated yet: TEX fetch"), "{m}");
+    // Both stages of a file that translates: the vertex program is straight code, the pixel
+    // program a dispatch loop reading uniform blocks 1 and 2.
+    let file = gsh("t10_ubo_multi");
+    let (bytes, i) = latte_gsh(&file, SP_LATTE_VERTEX, 0, &d, null()).unwrap();
+    assert_eq!(&bytes[..4], &[0x03, 0x02, 0x23, 0x07]);
+    assert_eq!((i.stage, i.flow, i.uniform_block_mask, i.uniform_size), (SP_STAGE_COMPUTE, SP_FLOW_STRAIGHT, 0, 0));
+    // SAFETY: a NUL-terminated static string.
+    assert_eq!(unsafe { std::ffi::CStr::from_ptr(i.entry_point) }.to_str().unwrap(), "latte_compute");
+    let (_, i) = latte_gsh(&file, SP_LATTE_PIXEL, 0, &d, null()).unwrap();
+    assert_eq!(
+        (i.flow, i.uniform_block_mask, i.uniform_size, i.input_mask, i.position),
+        (SP_FLOW_DISPATCH, 6, 65536, 0, -1)
+    );
+}
+
+/// One byte of a fragment key, picked by index: the fields random fragment keys mutate.
+fn fragment_field(k: &mut SpPicaFragmentKey, i: usize) -> &mut u8 {
+    let s = &mut k.texenv[i / 32 % 6];
+    let j = i / 7 % 3;
+    match i % 32 {
+        0 => &mut k.w_buffer,
+        1 => &mut k.shadow_render,
+        2 => &mut k.alpha_test,
+        3 => &mut k.fog,
+        4 => &mut k.fog_z_flip,
+        5 => &mut k.textures[j].kind,
+        6 => &mut k.textures[j].orthographic,
+        7 => &mut k.textures[j].coords,
+        8 => &mut s.rgb_source[j],
+        9 => &mut s.alpha_source[j],
+        10 => &mut s.rgb_operand[j],
+        11 => &mut s.alpha_operand[j],
+        12 => &mut s.rgb_combine,
+        13 => &mut s.alpha_combine,
+        14 => &mut s.rgb_scale,
+        15 => &mut s.alpha_scale,
+        16 => &mut k.buffer_write_rgb[j],
+        17 => &mut k.buffer_write_alpha[j + 1],
+        18 => &mut k.lighting.enabled,
+        19 => &mut k.lighting.count,
+        20 => &mut k.lighting.config,
+        21 => &mut k.lighting.luts[i / 32 % 7].input,
+        22 => &mut k.lighting.lights[i / 32 % 8].spot,
+        23 => &mut k.lighting.bump,
+        24 => &mut k.lighting.shadow_unit,
+        25 => &mut k.proctex.enabled,
+        26 => &mut k.proctex.coords,
+        27 => &mut k.proctex.u_clamp,
+        28 => &mut k.proctex.rgb_func,
+        29 => &mut k.proctex.filter,
+        30 => &mut k.inputs[i / 32 % SP_PICA_FRAGMENT_SEMANTICS].reg,
+        _ => &mut k.inputs[i / 32 % SP_PICA_FRAGMENT_SEMANTICS].component,
+    }
+}
+
 /// One byte of a key, picked by index: the fields random keys mutate.
 fn key_field(k: &mut SpTevKey, i: usize) -> &mut u8 {
     let s = &mut k.stages[i / 40 % 16];
@@ -223,6 +417,77 @@ proptest! {
         }
         if let Err((code, m)) = tev(&key, &SpOptions::default(), null()) {
             prop_assert_eq!(code, SP_ERROR_INVALID_ARGUMENT, "{}", m);
+        }
+    }
+
+    #[test]
+    fn random_fragment_key_fields_are_errors_or_translations(
+        seed in 0u64..1000,
+        edits in prop::collection::vec((0usize..768, any::<u8>()), 1..4),
+    ) {
+        let mut key = pica_fragment_key(&common::fragment_regs(seed)).unwrap();
+        for (field, value) in edits {
+            *fragment_field(&mut key, field) = value;
+        }
+        if let Err((code, m)) = pica_fragment(&key, &SpOptions::default(), null()) {
+            prop_assert!(matches!(code, SP_ERROR_INVALID_ARGUMENT | SP_ERROR_UNSUPPORTED), "code {code}: {m}");
+        }
+    }
+
+    #[test]
+    fn any_register_file_makes_a_fragment_key_that_translates_or_is_unsupported(
+        words in prop::collection::vec(any::<u32>(), SP_PICA_REGISTERS),
+    ) {
+        let key = pica_fragment_key(&words).unwrap();
+        // The key of a register file is canonical: it translates as the Rust API's key does.
+        let rust = translate::pica_fs::translate(
+            &pica::fixed::FragmentKey::from_regs(&words),
+            &translate::pica_fs::InputMap::from_regs(&words),
+            &Default::default(),
+        );
+        match (pica_fragment(&key, &SpOptions::default(), null()), rust) {
+            (Ok((bytes, _)), Ok(t)) => prop_assert_eq!(bytes, t.write(translate::Target::SpirV).unwrap().to_bytes()),
+            (Err((code, _)), Err(_)) => prop_assert_eq!(code, SP_ERROR_UNSUPPORTED),
+            (c, r) => prop_assert!(false, "C {:?} but Rust {:?}", c.map(|_| ()), r.map(|_| ())),
+        }
+    }
+
+    #[test]
+    fn random_gsh_bytes_are_errors_or_translations(
+        file in 0usize..4,
+        cut in 0usize..4000,
+        flips in prop::collection::vec((0usize..4000, any::<u8>()), 0..4),
+        stage in 0u32..4,
+        index in 0u32..2,
+    ) {
+        let mut bytes = gsh(["t01_if_else", "t03_loop_const", "t06_while", "t17_gs_passthrough"][file]);
+        for (at, v) in flips {
+            let n = bytes.len();
+            bytes[at % n] ^= v;
+        }
+        bytes.truncate(cut.min(bytes.len()));
+        if let Err((code, m)) = latte_gsh(&bytes, stage, index, &SpOptions::default(), null()) {
+            prop_assert!(
+                matches!(code, SP_ERROR_PARSE | SP_ERROR_TRANSLATE | SP_ERROR_UNSUPPORTED | SP_ERROR_INVALID_ARGUMENT),
+                "code {code}: {m}"
+            );
+        }
+    }
+
+    #[test]
+    fn random_latte_words_and_constants_are_errors_or_translations(
+        words in prop::collection::vec(any::<u32>(), 0..48),
+        stage in 0u32..3,
+        loop_consts in prop::array::uniform32(any::<u32>()),
+        masks in any::<(u32, u32)>(),
+        precision in 0u32..3,
+    ) {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let mut p = latte_program(&bytes, stage);
+        (p.loop_consts, p.loop_const_mask, p.bool_consts) = (loop_consts, masks.0, masks.1);
+        let options = SpOptions { precision, ..SpOptions::default() };
+        if let Err((code, m)) = latte(&p, &options, null()) {
+            prop_assert!(matches!(code, SP_ERROR_PARSE | SP_ERROR_UNSUPPORTED), "code {code}: {m}");
         }
     }
 

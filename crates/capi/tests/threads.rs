@@ -5,11 +5,12 @@ mod common;
 
 use std::sync::Barrier;
 
-use common::{pica, pica_shbin, tev, CProgram, CallResult};
+use common::{latte, latte_gsh, latte_program, pica, pica_fragment, pica_shbin, tev, CProgram, CallResult};
 use pica::shbin::{ShaderType, Shbin};
 use shaderport::*;
+use translate::latte as latte_tr;
 use translate::pica::{compile, Options, Setup};
-use translate::{gx_tev, Precision, Target};
+use translate::{gx_tev, pica_fs, Precision, Target};
 
 const THREADS: usize = 8;
 
@@ -18,6 +19,9 @@ enum Job {
     Words { program: Box<CProgram>, shader_type: u32, options: SpOptions },
     Shbin { bytes: std::sync::Arc<Vec<u8>>, executable: u32, options: SpOptions },
     Tev { key: Box<SpTevKey>, options: SpOptions },
+    Fragment { key: Box<SpPicaFragmentKey>, options: SpOptions },
+    Latte { bytes: std::sync::Arc<Vec<u8>>, stage: u32, options: SpOptions },
+    LatteGsh { bytes: std::sync::Arc<Vec<u8>>, stage: u32, index: u32, options: SpOptions },
 }
 
 // SAFETY: the raw pointers a job's program holds point into its own vectors, which no thread
@@ -30,6 +34,9 @@ impl Job {
             Job::Words { program, shader_type, options } => pica(&program.program(*shader_type), options, cache),
             Job::Shbin { bytes, executable, options } => pica_shbin(bytes, *executable, options, cache),
             Job::Tev { key, options } => tev(key, options, cache),
+            Job::Fragment { key, options } => pica_fragment(key, options, cache),
+            Job::Latte { bytes, stage, options } => latte(&latte_program(bytes, *stage), options, cache),
+            Job::LatteGsh { bytes, stage, index, options } => latte_gsh(bytes, *stage, *index, options, cache),
         }
     }
 }
@@ -98,6 +105,59 @@ fn jobs() -> Vec<Expected> {
             jobs.push((Job::Tev { key: Box::new(SpTevKey::from_key(&key)), options }, want.bytes, (0, -1, mask)));
         }
     }
+    let keys = testkit::count("CAPI_FRAGMENT_KEYS", if testkit::quick() { 24 } else { 48 });
+    let mut refused = 0;
+    for seed in 0..keys {
+        let regs = common::fragment_regs(seed);
+        let (key, inputs) = (pica::fixed::FragmentKey::from_regs(&regs), pica_fs::InputMap::from_regs(&regs));
+        // Keys with lighting or the procedural texture are refused by both (tests/malformed.rs).
+        let Ok(t) = pica_fs::translate(&key, &inputs, &pica_fs::Options::default()) else {
+            refused += 1;
+            continue;
+        };
+        let c_key = Box::new(common::pica_fragment_key(&regs).unwrap());
+        let mask = inputs.registers().iter().fold(0u32, |m, &r| m | 1 << r);
+        let texmaps = t.textures().iter().enumerate().fold(0u32, |m, (u, b)| m | (b.is_some() as u32) << u);
+        for &(c_target, target) in &TARGETS[..3] {
+            let want = t.write(target).unwrap().to_bytes();
+            let options = SpOptions { target: c_target, precision: 0, flags: 0 };
+            jobs.push((Job::Fragment { key: c_key.clone(), options }, want, (mask, -1, texmaps)));
+        }
+    }
+    assert!(refused < keys / 2, "{refused} of {keys} random fragment keys refused");
+    // The corpus's Latte programs that translate (the others use TEX fetches: tests/malformed.rs),
+    // alternately as program bytes and as a .gsh shader.
+    let mut files = std::collections::BTreeMap::new();
+    let mut latte_jobs = 0;
+    for (path, stage, index, program, offset) in common::latte_corpus() {
+        let prog = latte::isa::Program::decode_bytes(&program, offset).unwrap();
+        let rust_stage = if stage == SP_LATTE_PIXEL { latte_tr::Stage::Pixel } else { latte_tr::Stage::Vertex };
+        for &(c_precision, precision) in
+            &[(SP_PRECISION_COMPAT, Precision::Compat), (SP_PRECISION_EXACT, Precision::Exact)]
+        {
+            let options = latte_tr::Options { precision, ..Default::default() };
+            let Ok(t) = latte_tr::translate(&prog, rust_stage, &options) else { continue };
+            for &(c_target, target) in &TARGETS[..2] {
+                let want = t.write(target).unwrap().to_bytes();
+                let options = SpOptions { target: c_target, precision: c_precision, flags: 0 };
+                latte_jobs += 1;
+                let job = if latte_jobs % 2 == 0 {
+                    Job::Latte { bytes: std::sync::Arc::new(program.clone()), stage, options }
+                } else {
+                    let bytes =
+                        files.entry(path.clone()).or_insert_with(|| std::sync::Arc::new(std::fs::read(&path).unwrap()));
+                    Job::LatteGsh { bytes: bytes.clone(), stage, index, options }
+                };
+                jobs.push((job, want, (0, -1, 0)));
+            }
+        }
+    }
+    assert!(latte_jobs >= 40, "{latte_jobs} Latte jobs");
+    eprintln!(
+        "{} jobs: {} random fragment keys of {keys} translated (x 3 targets), {latte_jobs} Latte jobs",
+        jobs.len(),
+        keys - refused
+    );
     jobs
 }
 

@@ -1,5 +1,6 @@
-//! `shaderport pica render` end to end on traces assembled here from corpus vertex shaders
-//! (lenny, textured_cube with a texture, fragment_light's with a non-lit fragment state): the
+//! `shaderport pica render` end to end on traces assembled here from corpus shaders (lenny,
+//! textured_cube with a texture, fragment_light's with a non-lit fragment state, the geoshader
+//! example's vertex and geometry shaders, the cubemap example's skybox with a cube map): the
 //! picture equals the `--reference` rendering, and pixels are checked against values derived
 //! by hand from the state. Also wrong and truncated traces.
 
@@ -26,10 +27,14 @@ fn device() -> bool {
     true
 }
 
-fn shbin(name: &str) -> Shbin {
-    let path =
-        testkit::corpus(&format!("pica/golden/3ds-examples__graphics__gpu__{name}__source__vshader.v.pica.shbin"));
+/// The golden SHBIN of 3ds-examples' graphics/gpu/`example`/source/`file`.
+fn golden(example: &str, file: &str) -> Shbin {
+    let path = testkit::corpus(&format!("pica/golden/3ds-examples__graphics__gpu__{example}__source__{file}.shbin"));
     Shbin::read(&std::fs::read(path).unwrap()).unwrap()
+}
+
+fn shbin(name: &str) -> Shbin {
+    golden(name, "vshader.v.pica")
 }
 
 const SIZE: u32 = 64;
@@ -137,6 +142,110 @@ fn fragment_light() -> Scene {
     scene
 }
 
+/// The geoshader example: program.v passes the position (w = 1) and the colour on;
+/// program.g, in point mode over three vertices of two outputs (v0-v5), emits the three corner
+/// triangles of the triangle's midpoint subdivision (not the middle one) through `projection`
+/// (identity). One triangle, clip (-0.75, -0.75), (0.75, -0.75), (0, 0.75), all vertices
+/// (0, 1, 1, 1); TexEnv stage 0 replaces with the primary colour.
+fn geoshader() -> Scene {
+    let (vs, gs) = (golden("geoshader", "program.v.pica"), golden("geoshader", "program.g.pica"));
+    let mut scene = Scene::new();
+    scene.defaults(SIZE, SIZE).vertex_shader(&vs, 0).geometry_shader(&gs, 0, 6);
+    let r = uniform(&gs.executables[0], "projection").unwrap();
+    for i in 0..4u8 {
+        let mut row = [0.0; 4];
+        row[i as usize] = 1.0;
+        scene.geometry_float_uniform(r + i, row);
+    }
+    #[rustfmt::skip]
+    let data = floats(&[
+        -0.75, -0.75, -0.5, 0.0, 1.0, 1.0, 1.0,
+        0.75, -0.75, -0.5, 0.0, 1.0, 1.0, 1.0,
+        0.0, 0.75, -0.5, 0.0, 1.0, 1.0, 1.0,
+    ]);
+    scene.load(VERTICES, data);
+    scene.vertex_array(VERTICES, &[(AttribType::Float, 3), (AttribType::Float, 4)], 28);
+    scene.write(0x0C0, 0).write(0x0C1, 0).write(0x0C2, 0).write(0x0C4, 0);
+    scene.primitive(3).draw_arrays(0, 3).end_frame();
+    scene
+}
+
+/// Face colours of the cube map, in +X, -X, +Y, -Y, +Z, -Z order; +Z has four quadrants
+/// instead (image rows top first): top-left, top-right, bottom-left, bottom-right.
+const FACES: [[u8; 4]; 6] =
+    [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255], [255, 255, 0, 255], [0; 4], [0, 255, 255, 255]];
+const PLUS_Z: [[u8; 4]; 4] = [[10, 20, 30, 255], [40, 50, 60, 255], [70, 80, 90, 255], [100, 110, 120, 255]];
+
+/// The centre of face `f`'s quad: columns x = -0.6, 0, 0.6, rows y = 0.5 (+X, -X, +Y) and -0.5
+/// (-Y, +Z, -Z) in clip space.
+fn face_cell(f: usize) -> (f32, f32) {
+    ([-0.6, 0.0, 0.6][f % 3], if f < 3 { 0.5 } else { -0.5 })
+}
+
+/// The cubemap example's skybox shader (texcoord0 = the input position, texcoord0.w its z) with
+/// unit 0 an 8x8 RGBA8 cube of the FACES colours. Six draws, one per face: a quad of positions
+/// (face axis) +- 1 + a t1 + b t2, a and b in [-0.5, 0.5] over the face's tangent axes, so the
+/// direction always selects that face; modelView maps a, b to clip x, y around `face_cell`
+/// (half size 0.25, 8 pixels), z = -0.5, w = 1. TexEnv stage 0 replaces with texture 0.
+fn cube_map() -> Scene {
+    let s = golden("cubemap", "skybox.v.pica");
+    let d = &s.executables[0];
+    let mut scene = Scene::new();
+    scene.defaults(SIZE, SIZE).vertex_shader(&s, 0);
+    let (projection, model_view) = (uniform(d, "projection").unwrap(), uniform(d, "modelView").unwrap());
+    for i in 0..4u8 {
+        let mut row = [0.0; 4];
+        row[i as usize] = 1.0;
+        scene.float_uniform(projection + i, row);
+    }
+    let mut data = Vec::new();
+    for f in 0..6 {
+        let axis = f / 2;
+        let sign = if f % 2 == 0 { 1.0 } else { -1.0 };
+        let tangents: Vec<usize> = (0..3).filter(|&a| a != axis).collect();
+        for (a, b) in [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)] {
+            let mut p = [0.0f32; 3];
+            p[axis] = sign;
+            p[tangents[0]] = a;
+            p[tangents[1]] = b;
+            data.extend(floats(&p));
+        }
+    }
+    scene.load(VERTICES, data);
+    scene.vertex_array(VERTICES, &[(AttribType::Float, 3)], 12);
+    for (f, colour) in FACES.iter().enumerate() {
+        let mut image = pica::texture::Image::new(8, 8);
+        for y in 0..8 {
+            for x in 0..8 {
+                let quadrant = usize::from(x >= 4) + 2 * usize::from(y >= 4);
+                image.set_pixel(x, y, if f == 4 { PLUS_Z[quadrant] } else { *colour });
+            }
+        }
+        let address = TEXTURE + 0x100 * f as u32;
+        scene.load(address, pica::texture::encode(TextureFormat::Rgba8, &image).unwrap());
+        scene.write(0x085 + f as u16, address >> 3);
+    }
+    scene.write(0x080, 1).write(0x082, (8 << 16) | 8).write(0x083, 1 << 28).write(0x08E, 0);
+    scene.write(0x0C0, 0x0003_0003).write(0x0C1, 0).write(0x0C2, 0).write(0x0C4, 0);
+    for f in 0..6 {
+        let tangents: Vec<usize> = (0..3).filter(|&a| a != f / 2).collect();
+        let (cx, cy) = face_cell(f);
+        let mut rows = [[0.0f32; 4]; 4];
+        rows[0][tangents[0]] = 0.5;
+        rows[0][3] = cx;
+        rows[1][tangents[1]] = 0.5;
+        rows[1][3] = cy;
+        rows[2][3] = -0.5;
+        rows[3][3] = 1.0;
+        for (i, row) in rows.iter().enumerate() {
+            scene.float_uniform(model_view + i as u8, *row);
+        }
+        scene.primitive(0).draw_arrays(6 * f as u32, 6);
+    }
+    scene.end_frame();
+    scene
+}
+
 fn write_trace(dir: &Path, name: &str, scene: &Scene) -> PathBuf {
     let path = dir.join(format!("{name}.citrace"));
     std::fs::write(&path, scene.trace().to_bytes().unwrap()).unwrap();
@@ -201,6 +310,40 @@ fn corpus_shaders_render_as_their_reference_and_as_derived_by_hand() {
 }
 
 #[test]
+fn geometry_shader_and_cube_map_draws_render_as_their_reference_and_as_derived_by_hand() {
+    if !device() {
+        return;
+    }
+    let dir = testkit::temp_dir("pica-render-gs-cube");
+    // geoshader: pixel (x, y) is clip ((x + 0.5) / 32 - 1, 1 - (y + 0.5) / 32). The corner
+    // triangles' centroids (-0.375, -0.5), (0.375, -0.5), (0, 0.25) are drawn; the middle
+    // triangle's (0, -0.25), which the vertex path alone would fill, is not.
+    let image = render(&dir, "geoshader", &geoshader());
+    let cyan = [0, 255, 255, 255];
+    assert_eq!(at(&image, 20, 48), cyan);
+    assert_eq!(at(&image, 44, 48), cyan);
+    assert_eq!(at(&image, 32, 24), cyan);
+    assert_eq!(at(&image, 32, 40), [0; 4], "the middle triangle of the subdivision is not emitted");
+    assert_eq!(at(&image, 2, 2), [0; 4]);
+    // cube map: each quad's centre shows its face's colour.
+    let image = render(&dir, "cube_map", &cube_map());
+    let pixel = |(cx, cy): (f32, f32)| (((cx + 1.0) * 32.0) as u32, ((1.0 - cy) * 32.0) as u32);
+    for (f, colour) in FACES.iter().enumerate().filter(|&(f, _)| f != 4) {
+        let (x, y) = pixel(face_cell(f));
+        assert_eq!(at(&image, x, y), *colour, "face {f} at ({x}, {y})");
+    }
+    // +Z (fragment facts §6.2): s = u/w * 0.5 + 0.5, t = -v/w * 0.5 + 0.5 with (u, v, w) =
+    // (a, b, 1); t < 0.5 reads rows from the bottom of the face image (row 0 is t = 0). So the
+    // quad's upper right shows the image's bottom right, its lower left the top left.
+    let (x, y) = pixel(face_cell(4));
+    assert_eq!(at(&image, x + 4, y - 4), PLUS_Z[3], "+Z upper right");
+    assert_eq!(at(&image, x - 4, y - 4), PLUS_Z[2], "+Z upper left");
+    assert_eq!(at(&image, x + 4, y + 4), PLUS_Z[1], "+Z lower right");
+    assert_eq!(at(&image, x - 4, y + 4), PLUS_Z[0], "+Z lower left");
+    assert_eq!(at(&image, 32, 2), [0; 4]);
+}
+
+#[test]
 fn wrong_and_truncated_traces_name_the_file_and_the_place() {
     let dir = testkit::temp_dir("pica-render-bad");
     let trace = write_trace(&dir, "lenny", &lenny());
@@ -247,4 +390,16 @@ fn wrong_and_truncated_traces_name_the_file_and_the_place() {
     let e = text(&o.stderr);
     assert!(e.contains("list.bin") && e.contains("draw 0") && e.contains("not in memory"), "{e}");
     assert!(!e.contains("panicked"), "{e}");
+    // A geometry mode other than point mode is refused, naming the register and its value.
+    let mut scene = Scene::new();
+    let (vs, gs) = (golden("geoshader", "program.v.pica"), golden("geoshader", "program.g.pica"));
+    scene.defaults(SIZE, SIZE).vertex_shader(&vs, 0).geometry_shader(&gs, 0, 6).write(0x252, 1);
+    scene.load(VERTICES, floats(&[0.0; 21]));
+    scene.vertex_array(VERTICES, &[(AttribType::Float, 3), (AttribType::Float, 4)], 28);
+    scene.primitive(3).draw_arrays(0, 3).end_frame();
+    let variable = write_trace(&dir, "variable", &scene);
+    let o = shaderport(&["pica", "render", variable.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let e = text(&o.stderr);
+    assert!(e.contains("draw 0") && e.contains("GPUREG_GSH_MISC0 = 0x00000001"), "{e}");
 }

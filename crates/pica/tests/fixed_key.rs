@@ -237,8 +237,10 @@ proptest! {
                 prop_assert_eq!(a.texenv, b.texenv, "key {:?}\nraw {:?}\ninputs {:?}", key, raw, f);
             }
         }
-        // Canonicalising is idempotent.
+        // Canonicalising is idempotent, and `canonical` of the key as written is the key.
         prop_assert_eq!(FragmentKey::from_regs(&s.regs), key);
+        prop_assert_eq!(key.canonical(), key);
+        prop_assert_eq!(raw.canonical(), key);
     }
 
     #[test]

@@ -5,7 +5,11 @@
 //! `cargo bench -p translate --bench pica_fs -- --warm-up-time 1 --measurement-time 2`
 //!
 //! The `summary:` line prints the per-key median and the ratios (per glslang process, and net
-//! of its start-up: the same command on an empty fragment shader).
+//! of its start-up: the same command on an empty fragment shader); the `phases:` line where the
+//! time goes (the key and input map, building and validating the module, naga's SPIR-V writer
+//! with the `NoContraction` pass), each timed alone over the same keys.
+//! `PICA_FS_BENCH_PHASES_ONLY=1` prints only that line (for a run under
+//! `valgrind --tool=callgrind`).
 
 use std::process::Command;
 
@@ -33,6 +37,36 @@ fn states() -> Vec<GpuState> {
 fn to_spirv(state: &GpuState) -> Vec<u32> {
     let key = FragmentKey::from_regs(&state.regs);
     pica_fs::fragment(&key, &InputMap::from_regs(&state.regs)).unwrap().spirv().unwrap()
+}
+
+/// Times each phase of `to_spirv` alone (medians per key) and prints one line.
+fn phases(states: &[GpuState], reps: usize) {
+    let per = |f: &dyn Fn(&GpuState)| median(states.iter().map(|s| timed(reps, || f(s))).collect());
+    let key = per(&|s| {
+        std::hint::black_box((FragmentKey::from_regs(&s.regs), InputMap::from_regs(&s.regs)));
+    });
+    let translate = per(&|s| {
+        let key = FragmentKey::from_regs(&s.regs);
+        drop(std::hint::black_box(pica_fs::fragment(&key, &InputMap::from_regs(&s.regs)).unwrap()));
+    });
+    let write = median(
+        states
+            .iter()
+            .map(|s| {
+                let t = pica_fs::fragment(&FragmentKey::from_regs(&s.regs), &InputMap::from_regs(&s.regs)).unwrap();
+                timed(reps, || drop(std::hint::black_box(t.spirv().unwrap())))
+            })
+            .collect(),
+    );
+    let s = &states[0];
+    let t = pica_fs::fragment(&FragmentKey::from_regs(&s.regs), &InputMap::from_regs(&s.regs)).unwrap();
+    let exprs: usize = t.module().functions.iter().map(|(_, f)| f.expressions.len()).sum();
+    println!(
+        "phases: {KEYS} fragment states, median per key: key and map {key:?}, building and validating the module \
+         {:?}, SPIR-V write {write:?} (first key: {exprs} expressions in the pipeline function, {} words)",
+        translate.saturating_sub(key),
+        t.spirv().unwrap().len()
+    );
 }
 
 fn summary() {
@@ -79,8 +113,12 @@ fn summary() {
 }
 
 fn benches(c: &mut Criterion) {
-    summary();
     let states = states();
+    phases(&states, 30);
+    if std::env::var_os("PICA_FS_BENCH_PHASES_ONLY").is_some() {
+        return;
+    }
+    summary();
     let mut g = c.benchmark_group("pica_fs");
     g.bench_function(format!("{KEYS} fragment states, registers to validated SPIR-V"), |b| {
         b.iter(|| {

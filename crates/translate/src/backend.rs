@@ -1,7 +1,16 @@
 //! Validation and the back ends. Every module passes naga's validator before any writer runs;
 //! options are set explicitly (docs/specs/naga-wgpu-facts.md "SPIR-V back end options"): no
 //! coordinate-space adjustment, no debug flag (debug and release builds write the same bytes),
-//! no loop bounding (our step budget bounds every loop), explicit binding maps.
+//! no loop bounding (our step budget bounds every loop), explicit binding maps; integer
+//! division checked unless the caller proves every divisor nonzero ([`IntDivision`]).
+//!
+//! Each thread keeps one validator and one SPIR-V writer per option set and reuses them: both
+//! reset their state at the start of every module but keep their allocations (their tables,
+//! the writer's id and type maps), which saves a fresh set of allocations per translation. The
+//! output does not depend on what the thread translated before (naga's `Validator::validate`
+//! and `spv::Writer::write` clear everything but the options first).
+
+use std::cell::RefCell;
 
 use naga::valid::{Capabilities, ModuleInfo, ValidationFlags, Validator};
 use naga::{Module, ResourceBinding, ShaderStage};
@@ -97,13 +106,41 @@ impl Output {
 /// # Errors
 /// [`Error::Validation`] with the validator's error.
 pub(crate) fn validate(module: &Module) -> Result<ModuleInfo, Error> {
-    Validator::new(ValidationFlags::all(), Capabilities::empty())
-        .validate(module)
-        .map_err(|e| Error::Validation(Box::new(e)))
+    thread_local! {
+        static VALIDATOR: RefCell<Validator> =
+            RefCell::new(Validator::new(ValidationFlags::all(), Capabilities::empty()));
+    }
+    VALIDATOR.with_borrow_mut(|v| v.validate(module).map_err(|e| Error::Validation(Box::new(e))))
 }
 
 fn backend_err<E: std::error::Error + Send + Sync + 'static>(target: Target) -> impl FnOnce(E) -> Error {
     move |e| Error::Backend { target, source: Box::new(e) }
+}
+
+/// How the SPIR-V writer treats integer division and remainder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum IntDivision {
+    /// naga's checked wrappers (a zero divisor reads as one; `MIN / -1` is `MIN`).
+    Checked,
+    /// Plain `OpSDiv`/`OpUDiv`/`OpUMod`, for modules whose every integer divisor is nonzero
+    /// and never -1 by construction (the caller's proof). Signed `%` is still lowered through
+    /// naga's wrapper as `a - b * (a / b)` (`OpSRem` of a negative operand is poison on Vulkan
+    /// without VK_KHR_maintenance8), which keeps its divisor check.
+    Unchecked,
+}
+
+fn spirv_writer(division: IntDivision) -> naga::back::spv::Writer {
+    let options = naga::back::spv::Options {
+        lang_version: (1, 3),
+        // PointSize = 1 in vertex stages, as wgpu itself asks of naga on Vulkan: a point list
+        // drawn without it has an undefined point size.
+        flags: naga::back::spv::WriterFlags::FORCE_POINT_SIZE,
+        fake_missing_bindings: true,
+        force_loop_bounding: false,
+        emit_int_div_checks: division == IntDivision::Checked,
+        ..Default::default()
+    };
+    naga::back::spv::Writer::new(&options).expect("SPIR-V 1.3 is a version naga writes")
 }
 
 /// SPIR-V words of a validated module, with `NoContraction` and `SignedZeroInfNanPreserve`
@@ -112,16 +149,30 @@ fn backend_err<E: std::error::Error + Send + Sync + 'static>(target: Target) -> 
 /// # Errors
 /// [`Error::Backend`] when naga's writer fails.
 pub(crate) fn spirv(module: &Module, info: &ModuleInfo, precision: Precision) -> Result<Vec<u32>, Error> {
-    let options = naga::back::spv::Options {
-        lang_version: (1, 3),
-        // PointSize = 1 in vertex stages, as wgpu itself asks of naga on Vulkan: a point list
-        // drawn without it has an undefined point size.
-        flags: naga::back::spv::WriterFlags::FORCE_POINT_SIZE,
-        fake_missing_bindings: true,
-        force_loop_bounding: false,
-        ..Default::default()
-    };
-    let words = naga::back::spv::write_vec(module, info, &options, None).map_err(backend_err(Target::SpirV))?;
+    spirv_with(module, info, precision, IntDivision::Checked)
+}
+
+/// [`spirv`] with the integer division of `division`.
+///
+/// # Errors
+/// [`Error::Backend`] when naga's writer fails.
+pub(crate) fn spirv_with(
+    module: &Module,
+    info: &ModuleInfo,
+    precision: Precision,
+    division: IntDivision,
+) -> Result<Vec<u32>, Error> {
+    thread_local! {
+        static WRITERS: RefCell<[Option<naga::back::spv::Writer>; 2]> = const { RefCell::new([None, None]) };
+    }
+    let mut words = Vec::new();
+    WRITERS
+        .with_borrow_mut(|w| {
+            w[division as usize]
+                .get_or_insert_with(|| spirv_writer(division))
+                .write(module, info, None, &None, &mut words)
+        })
+        .map_err(backend_err(Target::SpirV))?;
     Ok(match precision {
         Precision::Fast => words,
         _ => crate::spv_post::preserve_inf_nan(&crate::spv_post::add_no_contraction(&words)),

@@ -29,7 +29,8 @@ const FLOAT_ARITH: [Op; 13] = [
 ];
 
 fn is_float_arith(op: u32) -> bool {
-    FLOAT_ARITH.iter().any(|&o| o as u32 == op)
+    // The opcodes lie in 127..=148: one range check before the list (this runs per instruction).
+    (Op::FNegate as u32..=Op::Dot as u32).contains(&op) && FLOAT_ARITH.iter().any(|&o| o as u32 == op)
 }
 
 /// First opcodes that may open the annotation section (OpDecorate .. OpGroupMemberDecorate) or,
@@ -94,38 +95,52 @@ pub(crate) fn preserve_inf_nan(words: &[u32]) -> Vec<u32> {
     if words.len() < HEADER || words[0] != spirv::MAGIC_NUMBER {
         return words.to_vec();
     }
-    let mut out = Vec::with_capacity(words.len() + 16);
-    out.extend_from_slice(&words[..HEADER]);
+    // One pass finds where the extension goes (before the first instruction that is not a
+    // capability) and the modes (before the first one after the entry points); the words are
+    // then copied in three slices.
     let mut pos = HEADER;
     let mut entries = Vec::new();
-    let mut added_ext = false;
-    let mut added_modes = false;
+    let (mut ext_at, mut modes_at) = (None, None);
     while pos < words.len() {
         let count = (words[pos] >> 16) as usize;
         let op = words[pos] & 0xFFFF;
         if count == 0 || pos + count > words.len() {
             return words.to_vec();
         }
-        // The extension goes after the capabilities, the modes after the entry points.
-        if op != OP_CAPABILITY && !added_ext {
-            out.extend_from_slice(&[inst(2, Op::Capability), Capability::SignedZeroInfNanPreserve as u32]);
-            let name = b"SPV_KHR_float_controls\0";
-            let mut lit: Vec<u32> = name
-                .chunks(4)
-                .map(|c| {
-                    let mut b = [0u8; 4];
-                    b[..c.len()].copy_from_slice(c);
-                    u32::from_le_bytes(b)
-                })
-                .collect();
-            if name.len().is_multiple_of(4) {
-                lit.push(0);
-            }
-            out.push(inst(1 + lit.len(), Op::Extension));
-            out.extend_from_slice(&lit);
-            added_ext = true;
+        if op != OP_CAPABILITY && ext_at.is_none() {
+            ext_at = Some(pos);
         }
-        if op != OP_ENTRY_POINT && !entries.is_empty() && !added_modes {
+        if op != OP_ENTRY_POINT && !entries.is_empty() && modes_at.is_none() {
+            modes_at = Some(pos);
+        }
+        if op == OP_ENTRY_POINT && count >= 3 {
+            entries.push(words[pos + 2]);
+        }
+        pos += count;
+    }
+    let mut out = Vec::with_capacity(words.len() + 16 + 4 * entries.len());
+    let ext_at = ext_at.unwrap_or(words.len());
+    out.extend_from_slice(&words[..ext_at]);
+    if ext_at < words.len() {
+        out.extend_from_slice(&[inst(2, Op::Capability), Capability::SignedZeroInfNanPreserve as u32]);
+        let name = b"SPV_KHR_float_controls\0";
+        let mut lit: Vec<u32> = name
+            .chunks(4)
+            .map(|c| {
+                let mut b = [0u8; 4];
+                b[..c.len()].copy_from_slice(c);
+                u32::from_le_bytes(b)
+            })
+            .collect();
+        if name.len().is_multiple_of(4) {
+            lit.push(0);
+        }
+        out.push(inst(1 + lit.len(), Op::Extension));
+        out.extend_from_slice(&lit);
+    }
+    match modes_at {
+        Some(at) => {
+            out.extend_from_slice(&words[ext_at..at]);
             for &id in &entries {
                 out.extend_from_slice(&[
                     inst(4, Op::ExecutionMode),
@@ -134,13 +149,9 @@ pub(crate) fn preserve_inf_nan(words: &[u32]) -> Vec<u32> {
                     32,
                 ]);
             }
-            added_modes = true;
+            out.extend_from_slice(&words[at..]);
         }
-        if op == OP_ENTRY_POINT && count >= 3 {
-            entries.push(words[pos + 2]);
-        }
-        out.extend_from_slice(&words[pos..pos + count]);
-        pos += count;
+        None => out.extend_from_slice(&words[ext_at..]),
     }
     out
 }

@@ -25,9 +25,9 @@ fn ten_thousand_smith_programs_translate_to_every_backend() {
     let check_spv = tool("spirv-val");
     let check_glsl = tool("glslangValidator");
     let dir = testkit::temp_dir("translate-smith");
-    let mut kinds = std::collections::BTreeMap::new();
-    let (mut spv_files, mut glsl_files) = (Vec::new(), Vec::new());
-    for seed in 0..programs {
+    let seeds: Vec<u64> = (0..programs).collect();
+    // Translation on every core too; each program gives its flow kind and the files it wrote.
+    let written = par_map(&seeds, |&seed| {
         let config = Config { geometry: seed % 5 == 0, ..Config::default() };
         let shbin = generate(seed, &config).to_shbin();
         // Precision and flow alternate so every combination is covered many times.
@@ -36,8 +36,8 @@ fn ten_thousand_smith_programs_translate_to_every_backend() {
         let compute_wrapper = seed % 2 == 0;
         let t = translate(&shbin, 0, Options { precision, dispatch_only, compute_wrapper })
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        *kinds.entry(format!("{:?}", t.interface().flow)).or_insert(0u32) += 1;
         let stage = if t.entry().0 == naga::ShaderStage::Vertex { "vert" } else { "comp" };
+        let mut files = Vec::new();
         for target in Target::ALL {
             let out = t.write(target).unwrap_or_else(|e| panic!("seed {seed} {}: {e}", target.name()));
             let file = match (&out, target) {
@@ -47,6 +47,15 @@ fn ten_thousand_smith_programs_translate_to_every_backend() {
                 _ => continue,
             };
             std::fs::write(&file, out.to_bytes()).unwrap();
+            files.push((target, file));
+        }
+        (format!("{:?}", t.interface().flow), files)
+    });
+    let mut kinds = std::collections::BTreeMap::new();
+    let (mut spv_files, mut glsl_files) = (Vec::new(), Vec::new());
+    for (kind, files) in written {
+        *kinds.entry(kind).or_insert(0u32) += 1;
+        for (target, file) in files {
             if target == Target::SpirV {
                 spv_files.push(file)
             } else {

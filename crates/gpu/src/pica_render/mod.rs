@@ -8,6 +8,7 @@
 //! interpolated inputs to storage, the reference runs on them on the host, and a replay pass
 //! sends the resulting colours and depths through the same depth, stencil and blend state.
 
+mod geometry;
 mod prepare;
 mod shaders;
 pub mod state;
@@ -102,8 +103,10 @@ fn spirv(wgsl: &str, what: &str) -> Result<Vec<u32>, GpuError> {
 struct Frame<'g> {
     gpu: &'g Gpu,
     size: (u32, u32),
-    bgl: wgpu::BindGroupLayout,
-    layout: wgpu::PipelineLayout,
+    /// Bind group and pipeline layouts with texture unit 0 as a 2D image and as the six-layer
+    /// cube array, indexed by `Prepared::cube`.
+    bgl: [wgpu::BindGroupLayout; 2],
+    layout: [wgpu::PipelineLayout; 2],
     vs: wgpu::ShaderModule,
     capture: wgpu::ShaderModule,
     replay: wgpu::ShaderModule,
@@ -132,28 +135,34 @@ impl<'g> Frame<'g> {
             },
             count: None,
         };
-        let mut entries = vec![buffer(0, frag, true)];
-        for u in 0..3 {
-            entries.push(wgpu::BindGroupLayoutEntry {
-                binding: translate::pica_fs::TEXTURE_BINDING + u,
-                visibility: frag,
-                ty: wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Uint,
-                    view_dimension: wgpu::TextureViewDimension::D2,
-                    multisampled: false,
-                },
-                count: None,
+        let layouts = [wgpu::TextureViewDimension::D2, wgpu::TextureViewDimension::D2Array].map(|unit0| {
+            let mut entries = vec![buffer(0, frag, true)];
+            for u in 0..3 {
+                entries.push(wgpu::BindGroupLayoutEntry {
+                    binding: translate::pica_fs::TEXTURE_BINDING + u,
+                    visibility: frag,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Uint,
+                        view_dimension: if u == 0 { unit0 } else { wgpu::TextureViewDimension::D2 },
+                        multisampled: false,
+                    },
+                    count: None,
+                });
+            }
+            entries.push(buffer(4, wgpu::ShaderStages::VERTEX, true));
+            entries.push(buffer(5, frag, true));
+            entries.push(buffer(6, frag, false));
+            let bgl =
+                device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries: &entries });
+            let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: None,
+                bind_group_layouts: &[Some(&bgl)],
+                immediate_size: 0,
             });
-        }
-        entries.push(buffer(4, wgpu::ShaderStages::VERTEX, true));
-        entries.push(buffer(5, frag, true));
-        entries.push(buffer(6, frag, false));
-        let bgl = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries: &entries });
-        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: None,
-            bind_group_layouts: &[Some(&bgl)],
-            immediate_size: 0,
+            (bgl, layout)
         });
+        let [(bgl2, layout2), (bgl_cube, layout_cube)] = layouts;
+        let (bgl, layout) = ([bgl2, bgl_cube], [layout2, layout_cube]);
         let module = |src: &str, what| spirv(src, what).map(|w| gpu.module(&w, &[("main", (0, 0, 0))]));
         let vs = module(shaders::VERTEX, "render vertex stage")?;
         let capture = module(&shaders::capture(), "capture stage")?;
@@ -182,7 +191,7 @@ impl<'g> Frame<'g> {
         let scope = self.gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let pipeline = self.gpu.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: None,
-            layout: Some(&self.layout),
+            layout: Some(&self.layout[p.cube as usize]),
             vertex: wgpu::VertexState {
                 module: &self.vs,
                 entry_point: Some("main"),
@@ -216,12 +225,21 @@ impl<'g> Frame<'g> {
         Ok(pipeline)
     }
 
+    /// The views of units 0-2; unit 0 as the cube array when the module reads a cube.
     fn texture_views(&self, p: &Prepared) -> Vec<wgpu::TextureView> {
-        p.textures
+        let mut views: Vec<wgpu::TextureView> = p
+            .textures
             .d2
             .iter()
             .map(|img| crate::pica_fs::texture(self.gpu, img).create_view(&Default::default()))
-            .collect()
+            .collect();
+        if p.cube {
+            views[0] = crate::pica_fs::texture(self.gpu, &p.textures.cube).create_view(&wgpu::TextureViewDescriptor {
+                dimension: Some(wgpu::TextureViewDimension::D2Array),
+                ..Default::default()
+            });
+        }
+        views
     }
 
     /// One pass of `pipeline` over the draw's triangles; `extra` binds 5 and 6.
@@ -251,7 +269,7 @@ impl<'g> Frame<'g> {
         }
         let bg = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: None,
-            layout: &self.bgl,
+            layout: &self.bgl[p.cube as usize],
             entries: &entries,
         });
         let scratch;

@@ -210,6 +210,14 @@ impl FragmentKey {
         key
     }
 
+    /// The canonical form of a key filled by other means than [`FragmentKey::from_regs`] (a
+    /// host's plain struct): the same normal form, so that keys that generate the same code are
+    /// equal. Canonical keys are fixed points.
+    pub fn canonical(mut self) -> FragmentKey {
+        self.canonicalise();
+        self
+    }
+
     /// The key of the current state of a tracker.
     pub fn from_state(state: &GpuState) -> FragmentKey {
         FragmentKey::from_regs(&state.regs)

@@ -1,6 +1,6 @@
 //! CiTraces built from code: register writes, memory loads and frame markers, with helpers for
-//! the state a draw needs (a vertex shader from a SHBIN with its output map and constants, float
-//! uniforms, one attribute buffer, draws, the viewport and output-merger defaults). Tests and
+//! the state a draw needs (a vertex shader from a SHBIN with its output map and constants, a
+//! point-mode geometry shader likewise, float uniforms, one attribute buffer, draws, the viewport and output-merger defaults). Tests and
 //! the demo assemble their scenes with it; `shaderport pica render` reads the result as any
 //! trace.
 //!
@@ -19,8 +19,10 @@ pub fn f24(x: f32) -> u32 {
     F24::from_f32_truncate(x).bits()
 }
 
-/// The GPUREG_SH_OUTMAP_Oi semantic of component `c` of an output kind (0x1F: unused).
-fn semantic(kind: OutputKind, c: usize) -> u32 {
+/// The GPUREG_SH_OUTMAP_Oi semantic of the `k`-th masked component of an output kind (0x1F:
+/// unused). As ctrulib's DVLE_GenerateOutmap, the semantics count up over the components the
+/// output's mask selects, so that `texcoord0w` on `.z` is semantic 0x10 in component z.
+fn semantic(kind: OutputKind, k: usize) -> u32 {
     let base = match kind {
         OutputKind::Position => 0x00,
         OutputKind::NormalQuat => 0x04,
@@ -28,20 +30,40 @@ fn semantic(kind: OutputKind, c: usize) -> u32 {
         OutputKind::TexCoord0 => 0x0C,
         OutputKind::TexCoord1 => 0x0E,
         OutputKind::TexCoord2 => 0x16,
-        OutputKind::TexCoord0W => return if c == 0 { 0x10 } else { 0x1F },
+        OutputKind::TexCoord0W => 0x10,
         OutputKind::View => 0x12,
         OutputKind::Other(_) => return 0x1F,
     };
     let count = match kind {
         OutputKind::TexCoord0 | OutputKind::TexCoord1 | OutputKind::TexCoord2 => 2,
+        OutputKind::TexCoord0W => 1,
         OutputKind::View => 3,
         _ => 4,
     };
-    if c < count {
-        base + c as u32
+    if k < count {
+        base + k as u32
     } else {
         0x1F
     }
+}
+
+/// A DVLE's output mask and its output map words (registers in ascending order fill output
+/// slots 0, 1, ..., as ctrulib's DVLE_GenerateOutmap lays them out).
+fn output_map(dvle: &Dvle) -> (u32, Vec<u32>) {
+    let mut words = [0x1F1F_1F1Fu32; 16];
+    let mut mask = 0u32;
+    for o in &dvle.outputs {
+        let r = usize::from(o.reg & 15);
+        mask |= 1 << r;
+        let mut k = 0;
+        for c in 0..4 {
+            if o.mask >> c & 1 != 0 {
+                words[r] = (words[r] & !(0xFF << (8 * c))) | (semantic(o.kind, k) << (8 * c));
+                k += 1;
+            }
+        }
+    }
+    (mask, (0..16).filter(|r| mask >> r & 1 != 0).map(|r| words[r]).collect())
 }
 
 /// A trace under construction.
@@ -82,59 +104,90 @@ impl Scene {
         self
     }
 
-    /// Executable `entry` of `shbin` as the vertex shader: program and operand descriptors,
-    /// entry point, the output mask and map (registers in ascending order fill output slots
-    /// 0, 1, ..., as ctrulib's DVLE_GenerateOutmap lays them out), and the DVLE's constants.
-    pub fn vertex_shader(&mut self, shbin: &Shbin, entry: usize) -> &mut Self {
-        let dvle = &shbin.executables[entry];
-        self.write(0x2CB, 0);
+    /// Geometry float uniform c`reg` in f32 mode (the words go w first).
+    pub fn geometry_float_uniform(&mut self, reg: u8, v: [f32; 4]) -> &mut Self {
+        self.write(0x290, 0x8000_0000 | u32::from(reg));
+        for x in [v[3], v[2], v[1], v[0]] {
+            self.write(0x291, x.to_bits());
+        }
+        self
+    }
+
+    /// The program and operand descriptors of `shbin` into the unit at `base` (0x2B0 vertex,
+    /// 0x280 geometry) and the entry point of `dvle`.
+    fn program(&mut self, base: u16, shbin: &Shbin, dvle: &Dvle) -> &mut Self {
+        self.write(base + 0x1B, 0);
         for &w in &shbin.program.code {
-            self.write(0x2CC, w);
+            self.write(base + 0x1C, w);
         }
-        self.write(0x2BF, 1);
-        self.write(0x2D5, 0);
+        self.write(base + 0x0F, 1);
+        self.write(base + 0x25, 0);
         for d in &shbin.program.descriptors {
-            self.write(0x2D6, d[0]);
+            self.write(base + 0x26, d[0]);
         }
-        self.write(0x2BA, 0x7FFF_0000 | (dvle.main & 0xFFFF));
-        let mut words = [0x1F1F_1F1Fu32; 16];
-        let mut mask = 0u32;
-        for o in &dvle.outputs {
-            let r = usize::from(o.reg & 15);
-            mask |= 1 << r;
-            for c in 0..4 {
-                if o.mask >> c & 1 != 0 {
-                    words[r] = (words[r] & !(0xFF << (8 * c))) | (semantic(o.kind, c) << (8 * c));
-                }
-            }
-        }
-        let slots: Vec<u32> = (0..16).filter(|r| mask >> r & 1 != 0).map(|r| words[r]).collect();
-        self.write(0x2BD, mask);
+        self.write(base + 0x0A, 0x7FFF_0000 | (dvle.main & 0xFFFF))
+    }
+
+    /// The output map registers (GPUREG_SH_OUTMAP_TOTAL and _Oi) of `slots`.
+    fn output_slots(&mut self, slots: &[u32]) -> &mut Self {
         self.write(0x04F, slots.len().min(7) as u32);
         for (i, &w) in slots.iter().take(7).enumerate() {
             self.write(0x050 + i as u16, w);
         }
-        self.constants(dvle)
+        self
     }
 
-    fn constants(&mut self, dvle: &Dvle) -> &mut Self {
+    /// Executable `entry` of `shbin` as the vertex shader: program and operand descriptors,
+    /// entry point, the output mask, its count (GPUREG_VSH_OUTMAP_TOTAL1/2) and map (registers
+    /// in ascending order fill output slots 0, 1, ..., as ctrulib's DVLE_GenerateOutmap lays
+    /// them out), and the DVLE's constants.
+    pub fn vertex_shader(&mut self, shbin: &Shbin, entry: usize) -> &mut Self {
+        let dvle = &shbin.executables[entry];
+        self.program(0x2B0, shbin, dvle);
+        let (mask, slots) = output_map(dvle);
+        let total = mask.count_ones().saturating_sub(1);
+        self.write(0x2BD, mask).write(0x24A, total).write(0x251, total);
+        self.output_slots(&slots);
+        self.constants(0x2B0, dvle)
+    }
+
+    /// Executable `entry` of `shbin` as the geometry shader in point mode, `inputs` attributes
+    /// per invocation (GPUREG_GSH_INPUTBUFFER_CONFIG: the vertex shader's outputs of
+    /// consecutive vertices, input attribute a into v`a`): the geometry stage on
+    /// (GPUREG_GEOSTAGE_CONFIG 2), the unit configured on its own (GPUREG_VSH_COM_MODE 1), its
+    /// program, operand descriptors and entry point, GPUREG_GSH_OUTMAP_MASK, the output map
+    /// (the geometry shader's outputs fill the slots now) and the DVLE's constants. Call it
+    /// after [`Scene::vertex_shader`], whose output map it replaces.
+    pub fn geometry_shader(&mut self, shbin: &Shbin, entry: usize, inputs: u32) -> &mut Self {
+        let dvle = &shbin.executables[entry];
+        self.write(0x244, 1).write(0x229, 2).write(0x252, 0);
+        self.write(0x289, 0x0800_0000 | (inputs.clamp(1, 16) - 1));
+        self.write(0x28B, 0x7654_3210).write(0x28C, 0xFEDC_BA98);
+        self.program(0x280, shbin, dvle);
+        let (mask, slots) = output_map(dvle);
+        self.write(0x28D, mask);
+        self.output_slots(&slots);
+        self.constants(0x280, dvle)
+    }
+
+    fn constants(&mut self, base: u16, dvle: &Dvle) -> &mut Self {
         let mut bools = 0u32;
         for k in &dvle.constants {
             match *k {
                 Constant::Float { reg, value } if reg < 96 => {
-                    self.write(0x2C0, u32::from(reg));
+                    self.write(base + 0x10, u32::from(reg));
                     for w in pack_f24x4(value) {
-                        self.write(0x2C1, w);
+                        self.write(base + 0x11, w);
                     }
                 }
                 Constant::Int { reg, value } if reg < 4 => {
-                    self.write(0x2B1 + u16::from(reg), u32::from_le_bytes(value));
+                    self.write(base + 1 + u16::from(reg), u32::from_le_bytes(value));
                 }
                 Constant::Bool { reg, value } if reg < 16 => bools |= u32::from(value) << reg,
                 _ => {}
             }
         }
-        self.write(0x2B0, 0x7FFF_0000 | bools)
+        self.write(base, 0x7FFF_0000 | bools)
     }
 
     /// One attribute buffer at `address` (a multiple of 16) holding attributes 0.. in order,
@@ -159,7 +212,7 @@ impl Scene {
         self.write(0x2BC, 0xFEDC_BA98)
     }
 
-    /// GPUREG_PRIMITIVE_CONFIG's mode (0 triangles, 1 strip, 2 fan).
+    /// GPUREG_PRIMITIVE_CONFIG's mode (0 triangles, 1 strip, 2 fan, 3 geometry primitive).
     pub fn primitive(&mut self, mode: u32) -> &mut Self {
         self.write(0x25E, (mode & 3) << 8)
     }

@@ -25,7 +25,7 @@ impl Gen<'_> {
         // the same texel (one division instead of the two of a signed `%` helper). The image,
         // its size and the lift are made once per map (the function is one block).
         let (image, size, lift) = *self.images[map].get_or_insert_with(|| {
-            let image = ir.fb.global(g);
+            let image = ir.global(g);
             let size = ir.fb.expr(Expression::ImageQuery { image, query: ImageQuery::Size { level: None } });
             let size_i = ir.as_i32(size);
             (image, size, ir.shl(size_i, 2, 16))

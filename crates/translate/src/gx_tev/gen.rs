@@ -3,7 +3,7 @@
 //! field folded in as a constant. Arithmetic: specs/hollywood-tev-facts.md "Integer combiner
 //! math", exactly as `gx::tev::regular` / `compare_color` / `compare_alpha`.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use gx::key::{CombinerKey, StageKey, TevKey, TEXMAPS};
 use gx::tev::KONST_FIXED;
@@ -33,7 +33,7 @@ pub(super) struct Gen<'m> {
     /// The pixel's column, row and 24-bit depth (`vec4<i32>`, w unused).
     pub pixel: H,
     /// Loaded uniform vec4s by (member, index).
-    loaded: HashMap<(u32, u32), H>,
+    loaded: FxHashMap<(u32, u32), H>,
     /// Per texture map: the image, its size and `size << 16` (`texel`'s lift), made once.
     pub images: [Option<(H, H, H)>; TEXMAPS],
 }
@@ -120,8 +120,17 @@ pub(super) fn module(key: &TevKey, compute: bool) -> Module {
         ir.as_i32(c)
     });
     let pixel = ir.as_i32(pixel);
-    let mut g =
-        Gen { ir, key, uniforms, maps, texcoords, colors, pixel, loaded: HashMap::new(), images: [None; TEXMAPS] };
+    let mut g = Gen {
+        ir,
+        key,
+        uniforms,
+        maps,
+        texcoords,
+        colors,
+        pixel,
+        loaded: FxHashMap::default(),
+        images: [None; TEXMAPS],
+    };
     g.body();
     let mut function = g.ir.fb.finish();
     function.result = Some(FunctionResult { ty: t.u4, binding: None });
@@ -339,8 +348,8 @@ impl Gen<'_> {
         if let Some(&h) = self.loaded.get(&(member, index)) {
             return h;
         }
+        let g = self.ir.global(self.uniforms);
         let fb = &mut self.ir.fb;
-        let g = fb.global(self.uniforms);
         let p = fb.at(g, member);
         let p = if SINGLE_MEMBERS.contains(&member) { p } else { fb.at(p, index) };
         let h = fb.load(p);

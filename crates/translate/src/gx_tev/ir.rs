@@ -1,7 +1,7 @@
 //! Integer-vector helpers over the function builder: the few shapes the TEV code is made of
 //! (i32 scalars, `vec2<i32>`, `vec3<i32>`, `vec4<i32>`), so the generator reads as the math.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use naga::{BinaryOperator as Op, Expression, Handle, MathFunction, ScalarKind, SwizzleComponent, Type, VectorSize};
 
@@ -56,9 +56,14 @@ pub(super) struct Ir<'m> {
     pub fb: FnBuilder<'m>,
     pub t: Types,
     /// Keyed by (unsigned, component count, components).
-    consts: HashMap<(bool, usize, [i64; 4]), H>,
+    consts: FxHashMap<(bool, usize, [i64; 4]), H>,
     /// `vec4<bool>` lane masks.
-    masks: HashMap<[bool; 4], H>,
+    masks: FxHashMap<[bool; 4], H>,
+    /// Components, swizzles and globals made so far, by what they are (made once, like the
+    /// constants: the function holds no stores, so each has one value everywhere).
+    components: FxHashMap<(H, u32), H>,
+    swizzles: FxHashMap<(H, [u8; 4], usize), H>,
+    globals: FxHashMap<Handle<naga::GlobalVariable>, H>,
     /// The value of every constant made, by handle: operations on constants are folded here
     /// (a stage that reads ZERO or ONE, a disabled texture's 255), so the module holds no code
     /// whose result the key decides.
@@ -120,7 +125,16 @@ fn size_of(n: usize) -> VectorSize {
 
 impl<'m> Ir<'m> {
     pub fn new(fb: FnBuilder<'m>, t: Types) -> Self {
-        Self { fb, t, consts: HashMap::new(), masks: HashMap::new(), values: Vec::new() }
+        Self {
+            fb,
+            t,
+            consts: FxHashMap::default(),
+            masks: FxHashMap::default(),
+            components: FxHashMap::default(),
+            swizzles: FxHashMap::default(),
+            globals: FxHashMap::default(),
+            values: Vec::new(),
+        }
     }
 
     /// The constant `v` (one component: a scalar), made once.
@@ -253,16 +267,38 @@ impl<'m> Ir<'m> {
             return self.of_value((u, pattern.len(), out));
         }
         let mut p = [SwizzleComponent::X; 4];
+        let mut key = [0; 4];
         for (k, &c) in pattern.iter().enumerate() {
             p[k] = COMP[c as usize & 3];
+            key[k] = c & 3;
         }
-        self.fb.expr(Expression::Swizzle { size: size_of(pattern.len()), vector: v, pattern: p })
+        let key = (v, key, pattern.len());
+        if let Some(&h) = self.swizzles.get(&key) {
+            return h;
+        }
+        let h = self.fb.expr(Expression::Swizzle { size: size_of(pattern.len()), vector: v, pattern: p });
+        self.swizzles.insert(key, h);
+        h
     }
     pub fn comp(&mut self, v: H, k: u32) -> H {
         if let Some((u, _, c)) = self.value(v) {
             return self.of_value((u, 1, [c[k as usize & 3], 0, 0, 0]));
         }
-        self.fb.at(v, k)
+        if let Some(&h) = self.components.get(&(v, k)) {
+            return h;
+        }
+        let h = self.fb.at(v, k);
+        self.components.insert((v, k), h);
+        h
+    }
+    /// The expression of global `g`, made once.
+    pub fn global(&mut self, g: Handle<naga::GlobalVariable>) -> H {
+        if let Some(&h) = self.globals.get(&g) {
+            return h;
+        }
+        let h = self.fb.global(g);
+        self.globals.insert(g, h);
+        h
     }
     /// The constant of `parts` concatenated, when every part is a signed constant.
     fn fold_compose(&mut self, parts: &[H]) -> Option<H> {

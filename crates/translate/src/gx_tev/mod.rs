@@ -169,12 +169,16 @@ impl Translation {
     /// SPIR-V 1.3 words. Written without the float post-passes (`NoContraction`,
     /// `SignedZeroInfNanPreserve`): the module's float work is exact for finite inputs
     /// (scaling by powers of two, `floor`, `round`, `clamp`; no sum a driver could fuse), so they
-    /// would change nothing and cost a pass over the words each.
+    /// would change nothing and cost a pass over the words each. Integer division is written
+    /// without naga's zero-divisor wrappers: every integer divisor in the module is at least 1
+    /// in the shader itself (the fog's `max(.., 1)` divisors, the range fog's half width
+    /// clamped to 1 as `gx::pixel::FogParams` does) or a texture's size (at least 1 for any
+    /// bound image), so the checks could never fire.
     ///
     /// # Errors
     /// [`Error::Backend`] when naga's writer fails.
     pub fn spirv(&self) -> Result<Vec<u32>, Error> {
-        backend::spirv(&self.module, &self.info, Precision::Fast)
+        backend::spirv_with(&self.module, &self.info, Precision::Fast, backend::IntDivision::Unchecked)
     }
 
     /// Writes `target`.

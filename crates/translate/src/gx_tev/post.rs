@@ -24,7 +24,7 @@ impl Gen<'_> {
         let outer = ir.shr(i, 1, 2);
         let three = ir.i(3);
         let inner = ir.and(i, three);
-        let g = ir.fb.global(uniforms);
+        let g = ir.global(uniforms);
         let p = ir.fb.at(g, member);
         let p = ir.fb.index(p, outer);
         let p = ir.fb.index(p, inner);
@@ -68,6 +68,11 @@ impl Gen<'_> {
         let offset = self.min(d, cap);
         let ir = &mut self.ir;
         let o8 = ir.shl(offset, 1, 8);
+        // The host writes the half width at least 1 (`FogParams`); clamped here too, so the
+        // division needs no zero check (`Translation::spirv`).
+        let one = ir.i(1);
+        let half_width = self.max(half_width, one);
+        let ir = &mut self.ir;
         let on = ir.bin(Op::Divide, o8, half_width);
         let cap = ir.i(FOG_RANGE_OFFSET_LIMIT);
         let on = self.min(on, cap);

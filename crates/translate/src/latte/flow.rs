@@ -62,10 +62,11 @@ pub(crate) struct Types {
 }
 
 /// Where GPRs live: one local per register the program names, or (with relative addressing)
-/// one local array of all 128.
+/// the invocation's output words of the compute form (`OUT_GPRS`: register r component c at
+/// `base + 4r + c`), holding all 128.
 pub(crate) enum Gprs {
     Each(BTreeMap<u32, H>),
-    Array(H),
+    Words { out: H, base: H },
 }
 
 /// A GPR reference: static, or computed (relative addressing).
@@ -142,35 +143,47 @@ impl Em<'_, '_> {
 
     // ---- registers and constants ----
 
-    fn gpr_ptr(&mut self, r: Gpr) -> H {
+    /// A pointer to component `chan` of GPR `r`.
+    fn gpr_ptr(&mut self, r: Gpr, chan: u32) -> H {
         match (&self.gprs, r) {
-            (Gprs::Each(m), Gpr::Static(n)) => *m.get(&n).expect("every named GPR has a local"),
-            (Gprs::Array(a), Gpr::Static(n)) => {
-                let a = *a;
-                self.fb.at(a, n)
+            (Gprs::Each(m), Gpr::Static(n)) => {
+                let p = *m.get(&n).expect("every named GPR has a local");
+                self.fb.at(p, chan)
             }
-            (Gprs::Array(a), Gpr::Dyn(i)) => {
-                let a = *a;
-                self.fb.index(a, i)
+            (&Gprs::Words { out, base }, r) => {
+                let word = match r {
+                    Gpr::Static(n) => self.k(n * 4 + chan),
+                    Gpr::Dyn(i) => {
+                        let two = self.k(2);
+                        let w = self.b(B::ShiftLeft, i, two);
+                        let c = self.k(chan);
+                        self.b(B::Add, w, c)
+                    }
+                };
+                let i = self.b(B::Add, base, word);
+                self.fb.index(out, i)
             }
-            (Gprs::Each(_), Gpr::Dyn(_)) => unreachable!("relative addressing uses the array form"),
+            (Gprs::Each(_), Gpr::Dyn(_)) => unreachable!("relative addressing uses the words form"),
         }
     }
 
     pub(crate) fn gpr_load(&mut self, r: Gpr, chan: u32) -> H {
-        let p = self.gpr_ptr(r);
-        let c = self.fb.at(p, chan);
+        let c = self.gpr_ptr(r, chan);
         self.fb.load(c)
     }
 
     pub(crate) fn gpr_load4(&mut self, r: Gpr) -> H {
-        let p = self.gpr_ptr(r);
-        self.fb.load(p)
+        if let (Gprs::Each(m), Gpr::Static(n)) = (&self.gprs, r) {
+            let p = *m.get(&n).expect("every named GPR has a local");
+            return self.fb.load(p);
+        }
+        let c: Vec<H> = (0..4).map(|chan| self.gpr_load(r, chan)).collect();
+        let ty = self.t.vec4u;
+        self.fb.compose(ty, c)
     }
 
     pub(crate) fn gpr_store(&mut self, r: Gpr, chan: u32, v: H) {
-        let p = self.gpr_ptr(r);
-        let c = self.fb.at(p, chan);
+        let c = self.gpr_ptr(r, chan);
         self.fb.store(c, v);
     }
 

@@ -299,7 +299,6 @@ pub(crate) fn compute_module(prog: &Program, _stage: Stage, options: &Options) -
     });
     let cap = stack_capacity(prog);
     let stack_ty = array(&mut module, u32t, cap, 4);
-    let gpr_arr_ty = array(&mut module, vec4u, 128, 16);
 
     let mut fb = FnBuilder::new(&mut module, COMPUTE_ENTRY);
     fb.func.arguments.push(FunctionArgument {
@@ -340,16 +339,14 @@ pub(crate) fn compute_module(prog: &Program, _stage: Stage, options: &Options) -
         }
     });
 
+    // With relative addressing the GPRs stay in the invocation's output words, where the copy
+    // above put their initial values: lavapipe compiles a compute shader as an LLVM coroutine,
+    // and building the coroutine frame of a 128 x vec4 private array took it 30-60 s for a
+    // 90-group program (corpus t24_indirect_temp); buffer words cost it nothing of the kind.
     let gprs = if use_.rel {
-        let a = fb.local("gpr", gpr_arr_ty, None);
-        fb.for_range(128, ub, |fb, k| {
-            let i = fb.bin(B::Add, in_base, k);
-            let p = fb.index(vin_p, i);
-            let v = fb.load(p);
-            let d = fb.index(a, k);
-            fb.store(d, v);
-        });
-        Gprs::Array(a)
+        let g0 = fb.u32(OUT_GPRS);
+        let base = fb.bin(B::Add, out_base, g0);
+        Gprs::Words { out: vout_p, base }
     } else {
         let mut m = BTreeMap::new();
         for &r in &use_.gprs {
@@ -454,8 +451,9 @@ pub(crate) fn compute_module(prog: &Program, _stage: Stage, options: &Options) -
     let kv = em.fb.select(k, one, zero);
     let p = sink.word(&mut em, OUT_KILLED);
     em.fb.store(p, kv);
+    // Words-form GPRs are already where the final values go.
     let regs: Vec<u32> = match &em.gprs {
-        Gprs::Array(_) => (0..128).collect(),
+        Gprs::Words { .. } => Vec::new(),
         Gprs::Each(m) => m.keys().copied().collect(),
     };
     for r in regs {

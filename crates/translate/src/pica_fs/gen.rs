@@ -2,7 +2,7 @@
 //! `pica::fixed::trace`, straight-line code with every key field folded in), and the fragment
 //! and compute entry points around it. The TexEnv stages are in `stages`.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use naga::{
     AddressSpace, BinaryOperator as Op, Binding, Expression, FunctionArgument, FunctionResult, GlobalVariable, Handle,
@@ -12,6 +12,7 @@ use naga::{
 use pica::fixed::{decisions, FogKey, FragmentKey, TextureUnitKey, UnitKind};
 use pica::regs::layouts::{CompareFunc, OutputSemantic as S};
 
+use super::values::Shared;
 use super::{InputMap, TextureBinding};
 use super::{BUFFER_COLOR_OFFSET, DEPTH_OFFSET, FOG_COLOR_OFFSET, FOG_LUT_OFFSET, PARAMS_OFFSET, SAMPLERS_OFFSET};
 use super::{COMPUTE_ENTRY, COMPUTE_IN_BINDING, COMPUTE_OUT_BINDING, COMPUTE_WORKGROUP, ENTRY, PIPELINE_FN};
@@ -78,18 +79,20 @@ pub(super) struct Gen<'m> {
     pub fb: FnBuilder<'m>,
     pub t: Types,
     pub key: &'m FragmentKey,
-    uniforms: Handle<GlobalVariable>,
+    pub(super) uniforms: Handle<GlobalVariable>,
     images: [Option<Handle<GlobalVariable>>; 3],
     args: Args,
-    loaded: HashMap<(u32, u32), H>,
+    pub(super) loaded: FxHashMap<(u32, u32), H>,
     /// Texture units 0-2 as the combiners see them (`vec4<i32>`), computed on first use.
     units: [Option<H>; 3],
+    /// Values made once and shared by every use (`values::Shared`).
+    pub(super) shared: Shared,
 }
 
-const COMP: [SwizzleComponent; 4] =
+pub(super) const COMP: [SwizzleComponent; 4] =
     [SwizzleComponent::X, SwizzleComponent::Y, SwizzleComponent::Z, SwizzleComponent::W];
 
-fn size_of(n: usize) -> VectorSize {
+pub(super) fn size_of(n: usize) -> VectorSize {
     match n {
         2 => VectorSize::Bi,
         3 => VectorSize::Tri,
@@ -181,7 +184,17 @@ pub(super) fn module(key: &FragmentKey, inputs: &InputMap, compute: bool) -> (Mo
         z_over_w: fb.arg("z_over_w", t.f32),
         w: fb.arg("w", t.f32),
     };
-    let mut g = Gen { fb, t, key, uniforms, images, args, loaded: HashMap::new(), units: [None; 3] };
+    let mut g = Gen {
+        fb,
+        t,
+        key,
+        uniforms,
+        images,
+        args,
+        loaded: FxHashMap::default(),
+        units: [None; 3],
+        shared: Shared::default(),
+    };
     let result = g.body();
     g.fb.stmt(Statement::Return { value: Some(result) });
     let mut function = g.fb.finish();
@@ -194,99 +207,6 @@ pub(super) fn module(key: &FragmentKey, inputs: &InputMap, compute: bool) -> (Mo
     (m, bindings)
 }
 
-// ---- small expression helpers ----
-
-impl Gen<'_> {
-    pub fn bin(&mut self, op: Op, a: H, b: H) -> H {
-        self.fb.bin(op, a, b)
-    }
-    /// An i32 literal, or a vector of `n` of them.
-    pub fn int(&mut self, n: usize, v: i32) -> H {
-        let s = self.fb.i32(v);
-        if n == 1 {
-            s
-        } else {
-            self.fb.expr(Expression::Splat { size: size_of(n), value: s })
-        }
-    }
-    /// An f32 literal, or a vector of `n` of them.
-    pub fn float(&mut self, n: usize, v: f32) -> H {
-        let s = self.fb.f32(v);
-        if n == 1 {
-            s
-        } else {
-            self.fb.expr(Expression::Splat { size: size_of(n), value: s })
-        }
-    }
-    /// A `vec4<i32>` of four literals.
-    pub fn int4(&mut self, v: [u8; 4]) -> H {
-        if v.iter().all(|&x| x == v[0]) {
-            return self.int(4, i32::from(v[0]));
-        }
-        let c = v.iter().map(|&x| self.fb.i32(i32::from(x))).collect();
-        let ty = self.t.i4;
-        self.fb.compose(ty, c)
-    }
-    pub fn swz(&mut self, v: H, pattern: &[usize]) -> H {
-        let mut p = [SwizzleComponent::X; 4];
-        for (k, &c) in pattern.iter().enumerate() {
-            p[k] = COMP[c & 3];
-        }
-        self.fb.expr(Expression::Swizzle { size: size_of(pattern.len()), vector: v, pattern: p })
-    }
-    pub fn comp(&mut self, v: H, k: u32) -> H {
-        self.fb.at(v, k)
-    }
-    /// `cond ? a : b` where `cond` is a scalar bool and `a`, `b` have `n` components (the
-    /// condition is splatted: SPIR-V 1.3 wants a vector condition for vector operands).
-    pub fn sel(&mut self, n: usize, cond: H, a: H, b: H) -> H {
-        let c = if n == 1 { cond } else { self.fb.expr(Expression::Splat { size: size_of(n), value: cond }) };
-        self.fb.select(c, a, b)
-    }
-    pub fn min(&mut self, a: H, b: H) -> H {
-        self.fb.math2(MathFunction::Min, a, b)
-    }
-    pub fn max(&mut self, a: H, b: H) -> H {
-        self.fb.math2(MathFunction::Max, a, b)
-    }
-    pub fn clamp(&mut self, v: H, lo: H, hi: H) -> H {
-        self.fb.math3(MathFunction::Clamp, v, lo, hi)
-    }
-    pub fn ivec(&mut self, n: usize, parts: Vec<H>) -> H {
-        let ty = match n {
-            2 => self.t.i2,
-            3 => self.t.i3,
-            _ => self.t.i4,
-        };
-        self.fb.compose(ty, parts)
-    }
-
-    /// Decision D6's clamp to [0, 1] of an `n`-component float: `x >= 1 ? 1 : x > 0 ? x : 0`
-    /// with ordered compares, so NaN gives 0 as in `decisions::clamp01`.
-    fn clamp01(&mut self, n: usize, x: H) -> H {
-        let (zero, one) = (self.float(n, 0.0), self.float(n, 1.0));
-        let pos = self.bin(Op::Greater, x, zero);
-        let big = self.bin(Op::GreaterEqual, x, one);
-        let low = self.fb.select(pos, x, zero);
-        self.fb.select(big, one, low)
-    }
-
-    /// Loads `member[index]` of the uniform block once (`index` ignored for single members).
-    pub fn uniform(&mut self, member: u32, index: u32) -> H {
-        if let Some(&h) = self.loaded.get(&(member, index)) {
-            return h;
-        }
-        let fb = &mut self.fb;
-        let g = fb.global(self.uniforms);
-        let p = fb.at(g, member);
-        let array = matches!(member, member::TEXENV_CONSTANT | member::SAMPLERS | member::FOG_LUT);
-        let p = if array { fb.at(p, index) } else { p };
-        let h = fb.load(p);
-        self.loaded.insert((member, index), h);
-        h
-    }
-}
-
 // ---- the pipeline ----
 
 impl Gen<'_> {
@@ -295,14 +215,14 @@ impl Gen<'_> {
         let primary = self.primary_color();
         let depth = self.fragment_depth();
         let combined = self.texenv(primary);
-        let zero = self.fb.u32(0);
+        let zero = self.uint(0);
         let key = self.key;
         if key.shadow_render {
             // 6. (D10.)
             let depth_bits = self.shadow_write_depth(depth);
             let intensity = self.comp(combined, 1);
             let intensity = self.fb.convert(intensity, ScalarKind::Uint);
-            let kind = self.fb.u32(KIND_SHADOW);
+            let kind = self.uint(KIND_SHADOW);
             let shadow = self.fb.compose(self.t.u4, vec![zero, kind, depth_bits, intensity]);
             if decisions::SHADOW_MODE_SKIPS_ALPHA_TEST {
                 return shadow;
@@ -316,7 +236,7 @@ impl Gen<'_> {
         // 8.
         let out = self.fog(depth, combined);
         let rgba = self.pack(out);
-        let kind = self.fb.u32(KIND_COLOR);
+        let kind = self.uint(KIND_COLOR);
         let depth_bits = self.fb.bitcast(depth, ScalarKind::Uint);
         let color = self.fb.compose(self.t.u4, vec![rgba, kind, depth_bits, zero]);
         let discarded = self.discarded();
@@ -324,7 +244,7 @@ impl Gen<'_> {
     }
 
     fn discarded(&mut self) -> H {
-        let (zero, kind) = (self.fb.u32(0), self.fb.u32(KIND_DISCARDED));
+        let (zero, kind) = (self.uint(0), self.uint(KIND_DISCARDED));
         self.fb.compose(self.t.u4, vec![zero, kind, zero, zero])
     }
 
@@ -332,7 +252,7 @@ impl Gen<'_> {
     /// `f + (x - f >= 0.5)` with `f = floor(x)` (exact: x - f is exact in f32).
     fn primary_color(&mut self) -> H {
         let c = self.clamp01(4, self.args.color);
-        let k = self.fb.f32(255.0);
+        let k = self.float(1, 255.0);
         let x = self.bin(Op::Multiply, c, k);
         let f = self.fb.math1(MathFunction::Floor, x);
         let frac = self.bin(Op::Subtract, x, f);
@@ -359,7 +279,7 @@ impl Gen<'_> {
     /// `trunc(clamp01(depth) * 0xFFFFFF)` as u32 (`output::ShadowWrite::new`).
     fn shadow_write_depth(&mut self, depth: H) -> H {
         let d = self.clamp01(1, depth);
-        let k = self.fb.f32(16_777_215.0);
+        let k = self.float(1, 16_777_215.0);
         let x = self.bin(Op::Multiply, d, k);
         self.fb.convert(x, ScalarKind::Uint)
     }
@@ -420,7 +340,7 @@ impl Gen<'_> {
         let gt_w = self.bin(Op::Greater, au, aw);
         let is_x = self.bin(Op::LogicalAnd, gt_v, gt_w);
         let is_y = self.bin(Op::Greater, av, aw);
-        let zero = self.fb.f32(0.0);
+        let zero = self.float(1, 0.0);
         let (nu, nv, nw) = (self.fb.neg(u), self.fb.neg(v), self.fb.neg(w));
         let (pu, pv, pw) =
             (self.bin(Op::Greater, u, zero), self.bin(Op::Greater, v, zero), self.bin(Op::Greater, w, zero));
@@ -429,7 +349,7 @@ impl Gen<'_> {
         let yx = self.fb.select(pv, u, nu);
         let zy = self.fb.select(pw, nv, v);
         let face = |g: &mut Self, c: H, a: i32, b: i32| {
-            let (a, b) = (g.fb.i32(a), g.fb.i32(b));
+            let (a, b) = (g.int(1, a), g.int(1, b));
             g.fb.select(c, a, b)
         };
         let (fx, fy, fz) = (face(self, pu, 0, 1), face(self, pv, 2, 3), face(self, pw, 4, 5));
@@ -441,7 +361,7 @@ impl Gen<'_> {
         let y = pick(self, xy, w, zy);
         let z = pick(self, u, v, w);
         let f = pick(self, fx, fy, fz);
-        let half = self.fb.f32(0.5);
+        let half = self.float(1, 0.5);
         let st = |g: &mut Self, a: H| {
             let q = g.bin(Op::Divide, a, z);
             let q = g.bin(Op::Multiply, q, half);
@@ -459,7 +379,7 @@ impl Gen<'_> {
     fn fetch(&mut self, unit: usize, s: H, t: H, layer: Option<H>) -> H {
         let image = self.images[unit].expect("a declared unit");
         let img = self.fb.global(image);
-        let level = self.fb.i32(0);
+        let level = self.int(1, 0);
         let dims = self.fb.expr(Expression::ImageQuery { image: img, query: ImageQuery::Size { level: Some(level) } });
         let size = self.fb.convert(dims, ScalarKind::Sint);
         let size_f = self.fb.convert(dims, ScalarKind::Float);
@@ -507,7 +427,7 @@ impl Gen<'_> {
         let outside = self.bin(Op::And, outside, is_border);
         let border = self.fb.expr(Expression::Relational { fun: naga::RelationalFunction::Any, argument: outside });
         let img = self.fb.global(image);
-        let level = self.fb.i32(0);
+        let level = self.int(1, 0);
         let texel = self.fb.expr(Expression::ImageLoad {
             image: img,
             coordinate: c,
@@ -524,7 +444,7 @@ impl Gen<'_> {
     /// gives R on all four channels, else 0 (`texture::shadow_depth`).
     fn shadow_compare(&mut self, texel: H, z: H) -> H {
         let z = self.clamp01(1, z);
-        let k = self.fb.f32(16_777_215.0);
+        let k = self.float(1, 16_777_215.0);
         let zi = self.bin(Op::Multiply, z, k);
         let zi = self.fb.convert(zi, ScalarKind::Sint);
         let params = self.uniform(member::PARAMS, 0);
@@ -537,13 +457,13 @@ impl Gen<'_> {
         let z_ref = self.bin(Op::InclusiveOr, z_ref, g);
         let pass = self.bin(Op::GreaterEqual, z_ref, zi);
         let r = self.comp(texel, 0);
-        let zero = self.fb.i32(0);
+        let zero = self.int(1, 0);
         let i = self.fb.select(pass, r, zero);
-        self.fb.expr(Expression::Splat { size: VectorSize::Quad, value: i })
+        self.splat(4, i)
     }
 
     pub fn shl(&mut self, a: H, by: u32) -> H {
-        let s = self.fb.u32(by);
+        let s = self.uint(by);
         self.bin(Op::ShiftLeft, a, s)
     }
 
@@ -563,8 +483,8 @@ impl Gen<'_> {
     fn alpha_test(&mut self, combined: H) -> H {
         use CompareFunc::*;
         let op = match self.key.alpha_test {
-            Never => return self.fb.bool(false),
-            Always | Other(_) => return self.fb.bool(true),
+            Never => return self.boolean(false),
+            Always | Other(_) => return self.boolean(true),
             Equal => Op::Equal,
             NotEqual => Op::NotEqual,
             Less => Op::Less,
@@ -586,16 +506,16 @@ impl Gen<'_> {
             FogKey::Gas => self.int(4, 0),
             FogKey::Fog { z_flip } => {
                 let depth = if decisions::FOG_USES_CLAMPED_DEPTH { self.clamp01(1, depth) } else { depth };
-                let k128 = self.fb.f32(128.0);
+                let k128 = self.float(1, 128.0);
                 let index = if z_flip {
-                    let one = self.fb.f32(1.0);
+                    let one = self.float(1, 1.0);
                     let d = self.bin(Op::Subtract, one, depth);
                     self.bin(Op::Multiply, d, k128)
                 } else {
                     self.bin(Op::Multiply, depth, k128)
                 };
                 // i = index >= 127 ? 127 : index > 0 ? floor(index) : 0 (`fog::fog_factor`).
-                let (k127, zero) = (self.fb.f32(127.0), self.fb.f32(0.0));
+                let (k127, zero) = (self.float(1, 127.0), self.float(1, 0.0));
                 let fl = self.fb.math1(MathFunction::Floor, index);
                 let pos = self.bin(Op::Greater, index, zero);
                 let top = self.bin(Op::GreaterEqual, index, k127);
@@ -616,7 +536,7 @@ impl Gen<'_> {
                 let fog_color = self.uniform(member::FOG_COLOR, 0);
                 let fog_rgb = self.swz(fog_color, &[0, 1, 2]);
                 let fog_rgb = self.fb.convert(fog_rgb, ScalarKind::Float);
-                let one = self.fb.f32(1.0);
+                let one = self.float(1, 1.0);
                 let inv = self.bin(Op::Subtract, one, factor);
                 let a = self.bin(Op::Multiply, rgb, factor);
                 let b = self.bin(Op::Multiply, fog_rgb, inv);
@@ -676,7 +596,7 @@ fn fragment_entry(m: &mut Module, t: &Types, pipeline: Handle<naga::Function>, i
         binding: Some(Binding::BuiltIn(naga::BuiltIn::Position { invariant: false })),
     });
     let frag_coord = fb.expr(Expression::FunctionArgument(0));
-    let mut regs = HashMap::new();
+    let mut regs = FxHashMap::default();
     for r in inputs.registers() {
         let i = fb.func.arguments.len() as u32;
         fb.func.arguments.push(FunctionArgument {

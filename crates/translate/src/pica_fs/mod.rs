@@ -22,6 +22,7 @@
 
 mod gen;
 mod stages;
+mod values;
 
 use naga::valid::ModuleInfo;
 use naga::{Module, ShaderStage};
@@ -281,12 +282,15 @@ impl Translation {
     }
 
     /// SPIR-V 1.3 words (with `NoContraction` on every float operation: the float steps are
-    /// written in the reference's order and must stay so).
+    /// written in the reference's order and must stay so). Integer division is written without
+    /// naga's zero-divisor wrappers: the module's only integer `/` divides by the constant 255
+    /// (decision D1) and its only `%` by a texture's size or twice it, at least 1 for any bound
+    /// image (Vulkan: an image's extent is at least 1), so the checks could never fire.
     ///
     /// # Errors
     /// [`Error::Backend`] when naga's writer fails.
     pub fn spirv(&self) -> Result<Vec<u32>, Error> {
-        backend::spirv(&self.module, &self.info, Precision::Compat)
+        backend::spirv_with(&self.module, &self.info, Precision::Compat, backend::IntDivision::Unchecked)
     }
 
     /// Writes `target`.

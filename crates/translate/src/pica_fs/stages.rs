@@ -131,7 +131,7 @@ impl Gen<'_> {
             OneMinusSrcBlue => ([2; 3], true),
             Other(_) => {
                 let u = decisions::UNDEFINED_RGB_OPERAND.map(i32::from);
-                let parts = u.iter().map(|&x| self.fb.i32(x)).collect();
+                let parts = u.iter().map(|&x| self.int(1, x)).collect();
                 return self.ivec(3, parts);
             }
         };
@@ -156,11 +156,11 @@ impl Gen<'_> {
             OneMinusSrcGreen => (1, true),
             SrcBlue => (2, false),
             OneMinusSrcBlue => (2, true),
-            Other(_) => return self.fb.i32(0),
+            Other(_) => return self.int(1, 0),
         };
         let v = self.comp(s, c);
         if invert {
-            let k = self.fb.i32(255);
+            let k = self.int(1, 255);
             self.bin(Op::Subtract, k, v)
         } else {
             v
@@ -231,13 +231,13 @@ impl Gen<'_> {
         let y = self.bin(Op::Multiply, b, two);
         let y = self.bin(Op::Subtract, y, k255);
         let p = self.bin(Op::Multiply, x, y);
-        let eight = self.fb.u32(8);
-        let eight = self.fb.expr(naga::Expression::Splat { size: naga::VectorSize::Tri, value: eight });
+        let eight = self.uint(8);
+        let eight = self.splat(3, eight);
         let p = self.bin(Op::ShiftRight, p, eight);
         let (p0, p1, p2) = (self.comp(p, 0), self.comp(p, 1), self.comp(p, 2));
         let s = self.bin(Op::Add, p0, p1);
         let s = self.bin(Op::Add, s, p2);
-        let (zero, k) = (self.fb.i32(0), self.fb.i32(255));
+        let (zero, k) = (self.int(1, 0), self.int(1, 255));
         self.fb.math3(MathFunction::Clamp, s, zero, k)
     }
 
@@ -246,9 +246,8 @@ impl Gen<'_> {
         if shift == 0 {
             return v;
         }
-        let s = self.fb.u32(shift);
-        let s =
-            if n == 1 { s } else { self.fb.expr(naga::Expression::Splat { size: naga::VectorSize::Tri, value: s }) };
+        let s = self.uint(shift);
+        let s = if n == 1 { s } else { self.splat(3, s) };
         let x = self.bin(Op::ShiftLeft, v, s);
         let k = self.int(n, 255);
         self.min(x, k)
@@ -265,7 +264,7 @@ impl Gen<'_> {
         }
         let rgb = if dot3 {
             let d = self.dot3(rgb_in[0], rgb_in[1]);
-            self.fb.expr(naga::Expression::Splat { size: naga::VectorSize::Tri, value: d })
+            self.splat(3, d)
         } else if n_rgb == 0 {
             // Decision D4c.
             self.int(3, i32::from(decisions::UNDEFINED_COMBINE))
@@ -279,7 +278,7 @@ impl Gen<'_> {
             let n = alpha_reads(st);
             if n == 0 {
                 // Decision D4c: the combine values that read nothing give 0.
-                self.fb.i32(i32::from(decisions::UNDEFINED_COMBINE))
+                self.int(1, i32::from(decisions::UNDEFINED_COMBINE))
             } else {
                 let mut a = Vec::new();
                 for slot in 0..n {
