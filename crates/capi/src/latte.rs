@@ -15,7 +15,9 @@ use crate::cache::SpCache;
 use crate::error::{Failure, SpError, SP_ERROR_PARSE, SP_ERROR_TRANSLATE, SP_ERROR_UNSUPPORTED};
 use crate::ffi;
 use crate::options::{Checked, SpOptions};
-use crate::output::{translate_call, SpInterface, SpOutput, SP_FLOW_DISPATCH, SP_FLOW_STRAIGHT, SP_STAGE_COMPUTE};
+use crate::output::{
+    translate_call, SpInterface, SpOutput, SP_FLOW_DISPATCH, SP_FLOW_STRAIGHT, SP_FLOW_STRUCTURED, SP_STAGE_COMPUTE,
+};
 
 /// A vertex program.
 pub const SP_LATTE_VERTEX: u32 = 0;
@@ -161,7 +163,8 @@ fn stage(s: u32) -> Result<Stage, Failure> {
 /// What a cached Latte translation is besides its bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Facts {
-    dispatch: bool,
+    /// `SP_FLOW_*`.
+    flow: u8,
     blocks: u32,
     constant_file: bool,
     fetch_buffers: bool,
@@ -170,13 +173,13 @@ struct Facts {
 impl Facts {
     fn encode(&self) -> [u8; 7] {
         let b = self.blocks.to_le_bytes();
-        [self.dispatch as u8, self.constant_file as u8, self.fetch_buffers as u8, b[0], b[1], b[2], b[3]]
+        [self.flow, self.constant_file as u8, self.fetch_buffers as u8, b[0], b[1], b[2], b[3]]
     }
 
     fn decode(value: &[u8]) -> Option<(Facts, &[u8])> {
         let (head, rest) = value.split_first_chunk::<7>()?;
         let facts = Facts {
-            dispatch: head[0] != 0,
+            flow: head[0],
             constant_file: head[1] != 0,
             fetch_buffers: head[2] != 0,
             blocks: u32::from_le_bytes([head[3], head[4], head[5], head[6]]),
@@ -199,7 +202,10 @@ fn cache_key(bytes: &[u8], stage: Stage, options: &Options, target: translate::T
         Precision::Compat => 1,
         Precision::Exact => 2,
     };
+    // The second part names the layout of the cached value (`Facts`), so a value written
+    // before a layout change is never read as the new one.
     Key::new("latte")
+        .part(b"facts: flow code")
         .part(bytes)
         .part(&[(stage == Stage::Pixel) as u8])
         .part(&consts)
@@ -221,7 +227,11 @@ fn compile(
             .map_err(|e| Failure::new(SP_ERROR_PARSE, format!("Latte program: {e}")))?;
         let t = translate(&prog, stage, latte_options)?;
         let facts = Facts {
-            dispatch: t.flow() == FlowKind::Dispatch,
+            flow: match t.flow() {
+                FlowKind::Straight => SP_FLOW_STRAIGHT,
+                FlowKind::Structured => SP_FLOW_STRUCTURED,
+                FlowKind::Dispatch => SP_FLOW_DISPATCH,
+            } as u8,
             blocks: t.uniform_blocks().iter().fold(0, |m, &b| m | 1 << (b & 31)),
             constant_file: t.reads_cfile(),
             fetch_buffers: t.reads_fetch_buffers(),
@@ -250,7 +260,7 @@ fn compile(
         input_mask: 0,
         output_mask: 0,
         position: -1,
-        flow: if facts.dispatch { SP_FLOW_DISPATCH } else { SP_FLOW_STRAIGHT },
+        flow: facts.flow as u32,
         texmap_mask: 0,
         uniform_size: if facts.blocks != 0 { BLOCK_VEC4S * 16 } else { 0 },
         from_cache: hit as u32,
@@ -273,7 +283,7 @@ mod tests {
 
     #[test]
     fn facts_round_trip() {
-        let f = Facts { dispatch: true, blocks: 0b1010, constant_file: false, fetch_buffers: true };
+        let f = Facts { flow: SP_FLOW_DISPATCH as u8, blocks: 0b1010, constant_file: false, fetch_buffers: true };
         let mut value = f.encode().to_vec();
         value.extend_from_slice(b"spv");
         assert_eq!(Facts::decode(&value), Some((f, &b"spv"[..])));

@@ -43,7 +43,7 @@ pub struct SpInterface {
     /// PICA vertex and geometry programs: the o register written to the position builtin, or
     /// -1. Others: -1.
     pub position: i32,
-    /// `SP_FLOW_*`: PICA programs straight, structured or dispatch; Latte straight or dispatch;
+    /// `SP_FLOW_*`: PICA and Latte programs straight, structured or dispatch;
     /// fixed-function keys (TEV, PICA fragment) `SP_FLOW_NONE`.
     pub flow: u32,
     /// Fragment shaders (TEV, PICA fragment): the texture maps or units sampled, bit k = binding

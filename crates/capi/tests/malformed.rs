@@ -269,7 +269,7 @@ fn latte_calls_name_what_is_wrong() {
     assert_eq!(code, SP_ERROR_UNSUPPORTED);
     assert!(m.starts_with("CF ") && m.ends_with(": not translated yet: TEX fetch"), "{m}");
     // Both stages of a file that translates: the vertex program is straight code, the pixel
-    // program a dispatch loop reading uniform blocks 1 and 2.
+    // program a structured loop reading uniform blocks 1 and 2.
     let file = gsh("t10_ubo_multi");
     let (bytes, i) = latte_gsh(&file, SP_LATTE_VERTEX, 0, &d, null()).unwrap();
     assert_eq!(&bytes[..4], &[0x03, 0x02, 0x23, 0x07]);
@@ -279,7 +279,7 @@ fn latte_calls_name_what_is_wrong() {
     let (_, i) = latte_gsh(&file, SP_LATTE_PIXEL, 0, &d, null()).unwrap();
     assert_eq!(
         (i.flow, i.uniform_block_mask, i.uniform_size, i.input_mask, i.position),
-        (SP_FLOW_DISPATCH, 6, 65536, 0, -1)
+        (SP_FLOW_STRUCTURED, 6, 65536, 0, -1)
     );
 }
 
