@@ -178,6 +178,10 @@ impl Facts {
 
     fn decode(value: &[u8]) -> Option<(Facts, &[u8])> {
         let (head, rest) = value.split_first_chunk::<7>()?;
+        // A flow code the translator never writes marks a damaged entry: a miss, not a value.
+        if !matches!(u32::from(head[0]), SP_FLOW_STRAIGHT | SP_FLOW_STRUCTURED | SP_FLOW_DISPATCH) {
+            return None;
+        }
         let facts = Facts {
             flow: head[0],
             constant_file: head[1] != 0,
@@ -288,5 +292,7 @@ mod tests {
         value.extend_from_slice(b"spv");
         assert_eq!(Facts::decode(&value), Some((f, &b"spv"[..])));
         assert!(Facts::decode(&value[..6]).is_none());
+        value[0] = 0;
+        assert!(Facts::decode(&value).is_none(), "flow code 0 is no translation's");
     }
 }
