@@ -215,6 +215,34 @@ pub fn glslang_time(file: &Path, dir: &Path) -> std::time::Duration {
     })
 }
 
+/// The line a benchmark prints for glslangValidator's time `g` on a shader against ours: the
+/// ratio per process, and net of its start-up `start` (the same command on an empty shader).
+/// Where the start-up measured as long as the compile, the net ratio is noise and says so
+/// rather than printing 0x.
+///
+/// ```
+/// use std::time::Duration;
+/// let ms = Duration::from_millis;
+/// let line = testkit::glslang_ratios(ms(90), ms(80), Duration::from_micros(100));
+/// assert_eq!(line, "glslangValidator -V 90ms (900x; net of its 80ms start-up 100x)");
+/// assert!(testkit::glslang_ratios(ms(80), ms(90), ms(1)).contains("not resolvable"));
+/// ```
+pub fn glslang_ratios(g: std::time::Duration, start: std::time::Duration, ours: std::time::Duration) -> String {
+    let per_process = g.as_secs_f64() / ours.as_secs_f64();
+    let net = g.saturating_sub(start);
+    if net.is_zero() {
+        format!(
+            "glslangValidator -V {g:?} ({per_process:.0}x; net of its {start:?} start-up not resolvable: \
+             the start-up measured as long as the compile)"
+        )
+    } else {
+        format!(
+            "glslangValidator -V {g:?} ({per_process:.0}x; net of its {start:?} start-up {:.0}x)",
+            net.as_secs_f64() / ours.as_secs_f64()
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

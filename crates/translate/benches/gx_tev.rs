@@ -104,11 +104,7 @@ fn summary() {
                         })
                         .collect(),
                 );
-                format!(
-                    "glslangValidator -V {g:?} ({:.0}x; net of its {start:?} start-up {:.0}x)",
-                    g.as_secs_f64() / ours.as_secs_f64(),
-                    g.saturating_sub(start).as_secs_f64() / ours.as_secs_f64()
-                )
+                testkit::glslang_ratios(g, start, ours)
             }
             None => "glslangValidator not installed".into(),
         };

@@ -141,13 +141,7 @@ fn measure(shaders: &[(String, Vec<u8>)], dir: Option<&Path>) -> Measured {
 
 fn ratios(m: &Measured, startup: Option<Duration>) -> String {
     match (m.glslang, startup) {
-        (Some(g), Some(s)) => format!(
-            "glslangValidator -V {:?} ({:.0}x; net of its {:?} start-up {:.0}x)",
-            g,
-            g.as_secs_f64() / m.ours.as_secs_f64(),
-            s,
-            g.saturating_sub(s).as_secs_f64() / m.ours.as_secs_f64()
-        ),
+        (Some(g), Some(s)) => testkit::glslang_ratios(g, s, m.ours),
         _ => "glslangValidator not installed".into(),
     }
 }

@@ -204,6 +204,12 @@ pub(super) fn module(key: &FragmentKey, inputs: &InputMap, compute: bool) -> (Mo
     if compute {
         compute_entry(&mut m, &t, pipeline);
     }
+    // The generator builds the values each path of a stage may read (every operand of a
+    // source, the wrap modes of a texture) and the key then picks among them: what it did not
+    // pick is dead, and validating and writing it was over a third of the cost per key
+    // (BENCHMARKS.md "PICA200 fixed-function fragment translation"). naga's compaction drops
+    // unreferenced expressions and re-indexes the rest, emit ranges included.
+    naga::compact::compact(&mut m, naga::compact::KeepUnused::Yes);
     (m, bindings)
 }
 
