@@ -41,8 +41,8 @@ const GRID: u32 = 8;
 const TEX: u32 = 8;
 /// Device runs of one stage at most ([`Oracle::device`]). Lost passes come in a row, mostly
 /// at the start of a pixel stage: traced, one to four in a row; five in a row (the former
-/// bound) left a whole stage with no set, so no case, in 2 of 14 runs of the binary on the
-/// shared 2-core machine (docs/latte-oracle.md "Device quirks").
+/// bound) now and then left a whole stage with no set, so no case (docs/latte-oracle.md
+/// "Device quirks": 3 of 14 cold runs of the binary failed before, 0 of 24 with this bound).
 const DEVICE_RUNS: usize = 16;
 
 struct Rng(u64);
