@@ -7,7 +7,10 @@
 //! the memory writes, the kill bit and the error word. A case passes when every word matches
 //! bit for bit and the device's error word is 0; pixel programs run in the interpreter as 2x2
 //! quads and on the device one invocation each, and helper (invalid) lanes are not compared
-//! (nothing of theirs is visible). Cases where the interpreter stops with an error are skipped:
+//! (nothing of theirs is visible). A program that sets WHOLE_QUAD_MODE runs in the
+//! interpreter one invocation per group as well: the compute form has no quads, so a quad's
+//! inactive lanes running there (facts §2.7) is not what it models (docs/latte-translate.md
+//! "Whole-quad mode"). Cases where the interpreter stops with an error are skipped:
 //! the hardware has no defined result for them.
 //!
 //! The one tolerance (docs/latte-translate.md "Precision"): EXP_IEEE, LOG_*, RECIPSQRT_* and
@@ -70,6 +73,8 @@ pub struct LatteReport {
     pub transcendentals: bool,
     /// Whether the translation reads the VTX fetch buffers (vertex buffers, VFETCH'd blocks).
     pub vtx: bool,
+    /// Whether the program sets WHOLE_QUAD_MODE (compared one invocation per group).
+    pub wqm: bool,
     /// The first mismatches, described.
     pub examples: Vec<String>,
     /// Pipeline creation plus the dispatch.
@@ -150,6 +155,7 @@ pub fn verify_smith(
     let mut report = LatteReport {
         transcendentals: uses_transcendentals(&p.program),
         vtx: tr.reads_fetch_buffers(),
+        wqm: uses_whole_quad_mode(&p.program),
         device_time: took,
         ..Default::default()
     };
@@ -285,13 +291,13 @@ pub fn expected(r: &InvocationResult) -> Vec<u32> {
 }
 
 /// Interpreter results per invocation (`None` where its lane group stopped with an error).
-/// Pixel programs run as 2x2 quads (a short last group without derivatives), others one
-/// invocation per group.
+/// Pixel programs run as 2x2 quads (a short last group without derivatives), others, and
+/// pixel programs with WHOLE_QUAD_MODE ([`uses_whole_quad_mode`]), one invocation per group.
 pub fn reference(p: &SmithProgram, inputs: &Inputs, invs: &[Invocation]) -> Vec<Option<InvocationResult>> {
     let vm = Vm::new(&p.program);
     let cfg = Config::default();
     let mut out = Vec::new();
-    if p.stage == IStage::Pixel {
+    if p.stage == IStage::Pixel && !uses_whole_quad_mode(&p.program) {
         for q in invs.chunks(4) {
             match vm.run_group(inputs, &cfg, q, q.len() == 4) {
                 Ok(r) => out.extend(r.into_iter().map(Some)),
@@ -304,6 +310,18 @@ pub fn reference(p: &SmithProgram, inputs: &Inputs, invs: &[Invocation]) -> Vec<
         }
     }
     out
+}
+
+/// Whether a CF instruction of `p` sets WHOLE_QUAD_MODE: a quad's inactive lanes run that
+/// clause or export when one of its lanes does (facts §2.7), which the compute form, one
+/// invocation alone, does not model.
+pub fn uses_whole_quad_mode(p: &Program) -> bool {
+    use latte::isa::CfInst;
+    p.cf.iter().any(|c| match c {
+        CfInst::Normal(n) => n.whole_quad_mode,
+        CfInst::Alu(a) => a.whole_quad_mode,
+        CfInst::Export(e) => e.whole_quad_mode,
+    })
 }
 
 /// Whether the program uses an opcode the translation does not compute bit-exactly yet

@@ -374,7 +374,9 @@ pub fn canonical_nan(bits: u32) -> u32 {
 }
 
 /// Whether the ALU opcode `name` computes its result with float arithmetic (add, multiply,
-/// rounding, the transcendentals, CUBE, DOT4), so a NaN result becomes [`CANONICAL_NAN`].
+/// rounding, the transcendentals, CUBE, DOT4, and the subtraction / increment of the float
+/// predicate counters PRED_SET_POP and PRED_SETx_PUSH), so a NaN result becomes
+/// [`CANONICAL_NAN`].
 /// Neither IEEE 754 (§6.3: a NaN result's sign is unspecified but for copy, negate, abs and
 /// copySign), Rust's float semantics nor Vulkan fix the sign or payload of such a NaN, and
 /// lavapipe's compiler does fold `a + (-b)` into `a - b`, which keeps `b`'s sign where the
@@ -385,7 +387,8 @@ pub fn nan_canonical_op(name: &str) -> bool {
         "ADD", "MUL", "DOT4", "FRACT", "TRUNC", "CEIL", "RNDNE", "FLOOR", "CUBE", "EXP_IEEE", "LOG_", "RECIP", "SQRT",
         "SIN", "COS",
     ];
-    !name.contains("INT") && ARITH.iter().any(|a| name.starts_with(a))
+    let counter = name == "PRED_SET_POP" || (name.starts_with("PRED_SET") && name.ends_with("_PUSH"));
+    !name.contains("INT") && (counter || ARITH.iter().any(|a| name.starts_with(a)))
 }
 
 /// CUBE (§3, NIR `cube_amd`): from the vector v, (tc, sc, 2·ma, face id), the later axis

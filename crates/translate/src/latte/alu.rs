@@ -88,13 +88,13 @@ impl Em<'_, '_> {
                 }
                 self.block_read(kc.bank, ci, chan)
             }
-            sel::ZERO => self.k(0),
-            sel::ONE => self.k(1.0f32.to_bits()),
-            sel::ONE_INT => self.k(1),
-            sel::MINUS_ONE_INT => self.k(u32::MAX),
-            sel::HALF => self.k(0.5f32.to_bits()),
+            sel::ZERO => self.opaque(0),
+            sel::ONE => self.opaque(1.0f32.to_bits()),
+            sel::ONE_INT => self.opaque(1),
+            sel::MINUS_ONE_INT => self.opaque(u32::MAX),
+            sel::HALF => self.opaque(0.5f32.to_bits()),
             sel::LITERAL => match g.literals.get(chan as usize) {
-                Some(&v) => self.k(v),
+                Some(&v) => self.opaque(v),
                 None => {
                     self.fail_always(ERR_INVALID);
                     self.k(0)
@@ -130,11 +130,12 @@ impl Em<'_, '_> {
     /// Runs ALU clause `groups` of CF `a` for the lane (the caller tests that it is active);
     /// an exec-mask failure makes the lane `on_fail` at the end.
     pub(crate) fn alu_clause(&mut self, a: &CfAlu, groups: &[AluGroup], on_fail: u32) {
-        let zero4 = self.fb.expr(naga::Expression::ZeroValue(self.t.vec4u));
+        // PV/PS read 0 at clause start: opaque, as constant operands are.
+        let z = self.opaque(0);
+        let zero4 = self.fb.compose(self.t.vec4u, vec![z; 4]);
         self.fb.store(self.pv, zero4);
         let zi4 = self.fb.expr(naga::Expression::ZeroValue(self.t.vec4i));
         self.fb.store(self.ar, zi4);
-        let z = self.k(0);
         self.fb.store(self.ps, z);
         let f = self.fb.bool(false);
         self.fb.store(self.exec_fail, f);
@@ -318,8 +319,9 @@ impl Em<'_, '_> {
             }
             outs.push(o);
         }
-        // 4. Writes, PV/PS (slots without a result read 0 next group).
-        let z = self.k(0);
+        // 4. Writes, PV/PS (slots without a result read 0 next group, opaque as constant
+        // operands are).
+        let z = self.opaque(0);
         let mut pv = [z; 4];
         let mut ps = z;
         for o in &outs {

@@ -120,6 +120,8 @@ pub(crate) struct Em<'p, 'm> {
     pub exact: bool,
     /// The transcendental functions built so far (exact precision).
     pub transc: BTreeMap<::latte::transc::Op, Handle<naga::Function>>,
+    /// A u32 0 read from the input record ([`Em::opaque`]).
+    pub opaque_zero: H,
 }
 
 impl Em<'_, '_> {

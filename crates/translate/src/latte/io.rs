@@ -37,7 +37,8 @@ pub const IO_GROUP: u32 = 1;
 pub const IN_BINDING: u32 = 0;
 /// Binding of the output records (in [`IO_GROUP`]).
 pub const OUT_BINDING: u32 = 1;
-/// vec4s per input record: R0-R127 and the flags.
+/// vec4s per input record: R0-R127 and the flags (x: bit 0 the invalid bit; y: 0, read as
+/// the opaque zero of constant operands).
 pub const IN_STRIDE: u32 = 129;
 /// Output word: the error flags (`ERR_*`).
 pub const OUT_ERR: u32 = 0;
@@ -367,6 +368,15 @@ pub(crate) fn compute_module(prog: &Program, _stage: Stage, options: &Options) -
         let p = fb.at(p, 0);
         fb.load(p)
     };
+    // Word y of the flags is 0 (docs/abi.md): ORed into constant ALU operands so that the
+    // driver's compiler cannot fold them (`Em::opaque`).
+    let opaque_zero = {
+        let k = fb.u32(128);
+        let i = fb.bin(B::Add, in_base, k);
+        let p = fb.index(vin_p, i);
+        let p = fb.at(p, 1);
+        fb.load(p)
+    };
     let one = fb.u32(1);
     let inv_bit = fb.bin(B::And, flags_i, one);
     let zero = fb.u32(0);
@@ -429,6 +439,7 @@ pub(crate) fn compute_module(prog: &Program, _stage: Stage, options: &Options) -
         vtx,
         exact: options.precision == crate::Precision::Exact,
         transc: BTreeMap::new(),
+        opaque_zero,
     };
     let mut sink = ComputeSink { out: vout_p, base: out_base };
     let flow = if Em::is_straight(prog) {

@@ -37,6 +37,17 @@ impl Em<'_, '_> {
     pub(crate) fn k(&mut self, v: u32) -> H {
         self.fb.u32(v)
     }
+    /// The constant `v` as a value the driver's compiler cannot see through: `v | zero` with
+    /// the input record's zero word. lavapipe (Mesa 22.3) folds float operations on constant
+    /// operands against the IEEE rules even with `NoContraction` and `SignedZeroInfNanPreserve`:
+    /// `0 + -0` became -0 (MULADD with the inline 0) and `-x * 0` became +0 (MUL_IEEE of an
+    /// unproduced PS); its constant matching compares as floats, so +0.0 meets its rules for
+    /// -0.0 (docs/latte-translate.md "Precision"). ALU constant operands (inline constants,
+    /// literals, PV/PS of slots without a result) go through here.
+    pub(crate) fn opaque(&mut self, v: u32) -> H {
+        let k = self.k(v);
+        self.fb.bin(B::InclusiveOr, k, self.opaque_zero)
+    }
     pub(crate) fn b(&mut self, op: B, a: H, b: H) -> H {
         self.fb.bin(op, a, b)
     }
