@@ -30,7 +30,7 @@ pub const SP_PICA_REGISTERS: usize = 0x300;
 /// Words of the fog LUT (what the host uploaded through GPUREG_FOG_LUT_DATA).
 pub const SP_PICA_FOG_LUT_WORDS: usize = 128;
 /// Bytes of the uniform block `sp_pica_fragment_uniforms` writes.
-pub const SP_PICA_FRAGMENT_UNIFORM_SIZE: usize = 2304;
+pub const SP_PICA_FRAGMENT_UNIFORM_SIZE: usize = 14768;
 
 // The header's numbers are literals (cbindgen does not read other crates' constants): they
 // must stay the library's.
@@ -62,9 +62,11 @@ pub unsafe extern "C" fn sp_pica_fragment_key_from_regs(
 
 /// Writes the fragment shader's uniform block (std140, `SP_PICA_FRAGMENT_UNIFORM_SIZE` bytes:
 /// the TexEnv constants, buffer colour, alpha reference, fog colour and decoded fog LUT, depth
-/// scale and offset, wrap modes and border colours) for a register file of `SP_PICA_REGISTERS`
-/// words and the `SP_PICA_FOG_LUT_WORDS` words of the fog LUT (null: all zero) to `buf`, which
-/// holds `len` bytes. `*written` (when not null) is set to the block's size, also when `len` is
+/// scale and offset, wrap modes and border colours, the procedural texture's parameters) for a
+/// register file of `SP_PICA_REGISTERS` words and the `SP_PICA_FOG_LUT_WORDS` words of the fog
+/// LUT (null: all zero) to `buf`, which holds `len` bytes. The procedural texture's five LUTs
+/// are not inputs of this call and are written as zeros: a caller that uses unit 3 writes them
+/// at the offsets of docs/abi.md (2480 to the end). `*written` (when not null) is set to the block's size, also when `len` is
 /// too small (then the code is `SP_ERROR_INVALID_ARGUMENT` and nothing is written).
 ///
 /// # Safety
@@ -107,7 +109,7 @@ pub unsafe extern "C" fn sp_pica_fragment_uniforms(
 
 /// Translates a PICA200 fragment key to a fragment shader in the target of `options` (precision
 /// is ignored: the float steps follow the reference's order in every precision). Keys that use
-/// fragment lighting or the procedural texture give `SP_ERROR_UNSUPPORTED`. Otherwise as
+/// fragment lighting give `SP_ERROR_UNSUPPORTED`. Otherwise as
 /// `sp_pica_translate`.
 ///
 /// # Safety

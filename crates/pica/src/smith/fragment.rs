@@ -90,6 +90,105 @@ pub fn fragment_state(u: &mut Unstructured) -> Result<GpuState> {
     Ok(s)
 }
 
+/// A random f16 (bits): mostly a normal value of magnitude 2^(lo - 15) to 2^(hi - 15), positive
+/// unless `signed`; one in sixteen any 16 bits (zero, subnormals, infinities and NaN).
+fn half(u: &mut Unstructured, lo: u32, hi: u32, signed: bool) -> Result<u32> {
+    if u.ratio(1u8, 16u8)? {
+        return Ok(u32::from(u.arbitrary::<u16>()?));
+    }
+    let sign = if signed && u.ratio(1u8, 4u8)? { 1 << 15 } else { 0 };
+    Ok(sign | (u.int_in_range(lo..=hi)? << 10) | u.int_in_range(0..=0x3FFu32)?)
+}
+
+/// A random state with the procedural texture (texture unit 3) enabled and read: a
+/// [`fragment_state`], then TEXUNIT_CONFIG bits 8-10, PROCTEX0-5 and the five procedural-texture
+/// LUTs (facts 5.1). Every coordinate set, clamp mode, mapping function, shift and filter turns
+/// up, undefined values included (D27), with and without noise and separate alpha; the noise
+/// and LOD parameters are mostly in the range a program uses, sometimes any f16. Unit 3 is the
+/// last stage's colour and alpha half of the time (so that it reaches the output whatever the
+/// other stages do), else one random source slot.
+pub fn proctex_state(u: &mut Unstructured) -> Result<GpuState> {
+    let mut s = fragment_state(u)?;
+    let r = &mut s.regs;
+    let config = &mut r[usize::from(ids::TEXUNIT_CONFIG)];
+    *config = (*config & !(7 << 8)) | (1 << 10) | (u.int_in_range(0..=3u32)? << 8);
+    let clamp = |u: &mut Unstructured| field(u, &[0, 1, 2, 3, 4], 8);
+    let map = |u: &mut Unstructured| field(u, &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 16);
+    let shift = |u: &mut Unstructured| field(u, &[0, 1, 2], 4);
+    let bias = half(u, 12, 17, true)?;
+    let p0 = clamp(u)?
+        | (clamp(u)? << 3)
+        | (map(u)? << 6)
+        | (map(u)? << 10)
+        | (u.int_in_range(0..=1u32)? << 14)
+        | (u.int_in_range(0..=1u32)? << 15)
+        | (shift(u)? << 16)
+        | (shift(u)? << 18)
+        | ((bias & 0xFF) << 20);
+    let noise = |u: &mut Unstructured| -> Result<u32> {
+        // Amplitude (fixed1.3.12) mostly within +/-1, phase mostly below 2.
+        let amplitude = if u.ratio(3u8, 4u8)? { u.int_in_range(-4096..=4096i32)? as u32 } else { u.arbitrary()? };
+        Ok((amplitude & 0xFFFF) | (half(u, 8, 15, true)? << 16))
+    };
+    let (p1, p2) = (noise(u)?, noise(u)?);
+    let p3 = half(u, 10, 16, true)? | (half(u, 10, 16, true)? << 16);
+    let width = match u.int_in_range(0..=3u8)? {
+        0 => 128,
+        1 => 1 << u.int_in_range(0..=7u32)?,
+        _ => u.int_in_range(0..=255u32)?,
+    };
+    let (min_lod, max_lod) = if u.ratio(3u8, 4u8)? {
+        (u.int_in_range(0..=2u32)?, u.int_in_range(4..=7u32)?)
+    } else {
+        (u.int_in_range(0..=15u32)?, u.int_in_range(0..=15u32)?)
+    };
+    let p4 = field(u, &[0, 1, 2, 3, 4, 5], 8)? | (min_lod << 3) | (max_lod << 7) | (width << 11) | ((bias >> 8) << 19);
+    let p5 = if u.ratio(1u8, 2u8)? { 0xE0C0_8000 } else { u.arbitrary()? };
+    for (id, v) in ids::PROCTEX.iter().zip([p0, p1, p2, p3, p4, p5]) {
+        r[usize::from(*id)] = v;
+    }
+    // Unit 3 (source 6) where a stage reads it.
+    if u.ratio(1u8, 2u8)? {
+        let b = usize::from(ids::TEXENV[5]);
+        r[b] = 0x0006_0006 | (r[b] & 0x0FF0_0FF0);
+        r[b + 1] &= !0x700F;
+        r[b + 2] = 0;
+    } else {
+        let b = usize::from(ids::TEXENV[usize::from(u.int_in_range(0..=5u8)?)]);
+        let slot = 4 * u.int_in_range(0..=2u32)? + if u.ratio(1u8, 2u8)? { 16 } else { 0 };
+        r[b] = (r[b] & !(0xF << slot)) | (6 << slot);
+    }
+    let mut luts = crate::state::ProcTexLuts::default();
+    for t in [&mut luts.noise, &mut luts.rgb_map, &mut luts.alpha_map] {
+        for e in t.iter_mut() {
+            *e = u.arbitrary::<u32>()? & 0xFF_FFFF;
+        }
+    }
+    for t in [&mut luts.color, &mut luts.color_diff] {
+        for e in t.iter_mut() {
+            *e = u.arbitrary()?;
+        }
+    }
+    s.memories.proctex = std::sync::Arc::new(luts);
+    Ok(s)
+}
+
+/// [`fragment_inputs`] with the procedural texture's derivatives (`proctex_duv`): each axis
+/// 0, or a positive value of magnitude 2^-12 to 1 (levels of detail 0-7 with the widths and
+/// biases of [`proctex_state`]).
+pub fn proctex_inputs(u: &mut Unstructured) -> Result<FragmentInputs> {
+    let mut f = fragment_inputs(u)?;
+    for d in f.proctex_duv.iter_mut() {
+        *d = if u.ratio(1u8, 8u8)? {
+            0.0
+        } else {
+            let m = 1.0 + u.int_in_range(0..=1u32 << 20)? as f32 / (1u32 << 20) as f32;
+            m / (1u32 << u.int_in_range(0..=12u32)?) as f32
+        };
+    }
+    Ok(f)
+}
+
 /// A float from a few exact points (0, 1, byte boundaries, half-byte points) or a uniform draw
 /// in `[lo, hi]`.
 fn value(u: &mut Unstructured, lo: f32, hi: f32) -> Result<f32> {
