@@ -1,5 +1,6 @@
 //! A PICA200 fixed-function state -> fragment key -> naga module -> validation -> SPIR-V words,
-//! per key, over random states of `pica::smith::fragment_state`; beside it
+//! per key, over random states of `pica::smith::fragment_state` (and, in the summaries, of
+//! `proctex_state`); beside it
 //! `glslangValidator -V` on our GLSL 450 output of the same keys, in the same run.
 //!
 //! `cargo bench -p translate --bench pica_fs -- --warm-up-time 1 --measurement-time 2`
@@ -24,13 +25,25 @@ use translate::{Output, Target};
 /// Random states in the run.
 const KEYS: u64 = 48;
 
-fn states() -> Vec<GpuState> {
+/// A generator of random states (`pica::smith`).
+type Generator = fn(&mut Unstructured) -> arbitrary::Result<GpuState>;
+
+/// The kinds of state the summaries cover: the pipeline without lighting and procedural texture
+/// (the criterion loop and the phases use these), and with the procedural texture on and read.
+const KINDS: [(&str, Generator); 2] =
+    [("fragment", pica::smith::fragment_state), ("procedural-texture", pica::smith::proctex_state)];
+
+fn states_of(generate: Generator) -> Vec<GpuState> {
     (0..KEYS)
         .map(|seed| {
             let data = pica::smith::Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x51ED).bytes(4096);
-            pica::smith::fragment_state(&mut Unstructured::new(&data)).unwrap()
+            generate(&mut Unstructured::new(&data)).unwrap()
         })
         .collect()
+}
+
+fn states() -> Vec<GpuState> {
+    states_of(KINDS[0].1)
 }
 
 /// The whole path from the register file.
@@ -69,7 +82,7 @@ fn phases(states: &[GpuState], reps: usize) {
     );
 }
 
-fn summary() {
+fn summary(kind: &str, states: &[GpuState]) {
     let dir = std::env::temp_dir().join(format!("pica-fs-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let have_glslang = Command::new("glslangValidator").arg("--version").output().is_ok();
@@ -78,7 +91,6 @@ fn summary() {
         std::fs::write(&f, "#version 450\nvoid main() {}\n").unwrap();
         glslang_time(&f, &dir)
     });
-    let states = states();
     let ours = median(states.iter().map(|s| timed(30, || drop(std::hint::black_box(to_spirv(s))))).collect());
     let words = median(states.iter().map(|s| std::time::Duration::from_nanos(to_spirv(s).len() as u64)).collect());
     let line = match startup {
@@ -102,7 +114,7 @@ fn summary() {
         None => "glslangValidator not installed".into(),
     };
     println!(
-        "summary: {KEYS} random fragment states, registers -> validated SPIR-V, median per key {ours:?} (median {} words); {line}",
+        "summary: {KEYS} random {kind} states, registers -> validated SPIR-V, median per key {ours:?} (median {} words); {line}",
         words.as_nanos()
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -114,7 +126,9 @@ fn benches(c: &mut Criterion) {
     if std::env::var_os("PICA_FS_BENCH_PHASES_ONLY").is_some() {
         return;
     }
-    summary();
+    for (kind, generate) in KINDS {
+        summary(kind, &states_of(generate));
+    }
     let mut g = c.benchmark_group("pica_fs");
     g.bench_function(format!("{KEYS} fragment states, registers to validated SPIR-V"), |b| {
         b.iter(|| {
