@@ -32,8 +32,7 @@
 #define SP_ERROR_INTERNAL 6
 
 // The input is valid but uses something the translator does not cover yet (PICA200 fragment
-// lighting or the procedural texture, a Latte TEX fetch, a Latte geometry program); the message
-// names it.
+// lighting, a Latte TEX fetch, a Latte geometry program); the message names it.
 #define SP_ERROR_UNSUPPORTED 7
 
 // Bytes of `SpError.message`, its NUL included.
@@ -132,7 +131,7 @@
 #define SP_PICA_FOG_LUT_WORDS 128
 
 // Bytes of the uniform block `sp_pica_fragment_uniforms` writes.
-#define SP_PICA_FRAGMENT_UNIFORM_SIZE 2304
+#define SP_PICA_FRAGMENT_UNIFORM_SIZE 14768
 
 // Semantic components of the input map (`SpPicaFragmentKey.inputs`): the GPUREG_SH_OUTMAP_Oi
 // codes 0x00-0x17.
@@ -422,8 +421,8 @@ typedef struct {
   uint8_t clamp_highlights;
 } SpPicaLighting;
 
-// The procedural texture (`pica::fixed::ProcTexKey`). Not translated yet: a key with `enabled`
-// set (and texture 3 read) is refused with `SP_ERROR_UNSUPPORTED`.
+// The procedural texture (`pica::fixed::ProcTexKey`): texture unit 3, translated when
+// `enabled` is set and texture 3 is read.
 typedef struct {
   // 0-1.
   uint8_t enabled;
@@ -751,7 +750,7 @@ int32_t sp_pica_fragment_uniforms(const uint32_t *regs,
 
 // Translates a PICA200 fragment key to a fragment shader in the target of `options` (precision
 // is ignored: the float steps follow the reference's order in every precision). Keys that use
-// fragment lighting or the procedural texture give `SP_ERROR_UNSUPPORTED`. Otherwise as
+// fragment lighting give `SP_ERROR_UNSUPPORTED`. Otherwise as
 // `sp_pica_translate`.
 //
 // # Safety

@@ -139,7 +139,7 @@ fn the_documented_example_builds_and_runs() {
     build("cc", "c11", &source, &exe, true);
     let gsh = testkit::corpus("latte-mesa/gsh/t10_ubo_multi.gsh");
     let text = run(Command::new(&exe).arg(&dir).arg(&gsh));
-    assert!(text.contains("fragment: texture units 0x1, inputs 0x7, 2304 uniform bytes"), "{text}");
+    assert!(text.contains("fragment: texture units 0x1, inputs 0x7, 14768 uniform bytes"), "{text}");
     for name in ["vertex.spv", "fragment.spv", "latte.spv"] {
         spirv_val(&dir.join(name));
     }

@@ -84,8 +84,8 @@ impl UnitTextures {
     }
 }
 
-/// The compute-entry record of one fragment (docs/abi.md): 5 vec4s.
-pub fn record(f: &FragmentInputs) -> [f32; 20] {
+/// The compute-entry record of one fragment (docs/abi.md): 6 vec4s.
+pub fn record(f: &FragmentInputs) -> [f32; 24] {
     let [t0, t1, t2] = f.texcoord;
     let [c0, c1, c2, c3] = f.color;
     let [n0, n1, n2, n3] = f.normquat;
@@ -111,6 +111,10 @@ pub fn record(f: &FragmentInputs) -> [f32; 20] {
         v1,
         v2,
         f.w,
+        f.proctex_duv[0],
+        f.proctex_duv[1],
+        0.0,
+        0.0,
     ]
 }
 
@@ -131,7 +135,7 @@ pub struct FragmentRunner<'g> {
 /// the output registers of [`RENDER_INPUT_MAP`] (o1 colour, o2 texcoord 0 and its w, o3
 /// texcoord 1, o4 texcoord 2, o5 view, o6 normal quaternion), z/w as the position's z and w = 1.
 const VERTEX_WGSL: &str = r#"
-@group(0) @binding(4) var<storage, read> rec: array<array<vec4<f32>, 5>>;
+@group(0) @binding(4) var<storage, read> rec: array<array<vec4<f32>, 6>>;
 struct VOut {
     @builtin(position) pos: vec4<f32>,
     @location(1) o1: vec4<f32>, @location(2) o2: vec4<f32>, @location(3) o3: vec4<f32>,

@@ -113,7 +113,7 @@ pub enum Error {
         source: Box<dyn std::error::Error + Send + Sync + 'static>,
     },
     /// A PICA200 fragment key uses a stage the fragment translation does not cover yet
-    /// (fragment lighting, the procedural texture): refused rather than translated as zero.
+    /// (fragment lighting): refused rather than translated as zero.
     #[error("the fragment state uses {0}, which the fragment translation does not cover yet")]
     FragmentUnsupported(&'static str),
 }

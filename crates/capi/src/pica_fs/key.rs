@@ -153,8 +153,8 @@ pub struct SpPicaLighting {
     pub clamp_highlights: u8,
 }
 
-/// The procedural texture (`pica::fixed::ProcTexKey`). Not translated yet: a key with `enabled`
-/// set (and texture 3 read) is refused with `SP_ERROR_UNSUPPORTED`.
+/// The procedural texture (`pica::fixed::ProcTexKey`): texture unit 3, translated when
+/// `enabled` is set and texture 3 is read.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SpPicaProcTex {

@@ -415,6 +415,9 @@ fn fragment_inputs(p: &Prepared, rec: &[u32]) -> FragmentInputs {
         view: [sem(0x12), sem(0x13), sem(0x14)],
         z_over_w: -f(1),
         w: 1.0 / f(2),
+        // The captured slot has no neighbours to take derivatives from: a draw whose unit 3
+        // has a mipmapped filter gets the lower LOD bound here while the fragment entry point
+        // takes dpdx/dpdy (docs/pica-fragment.md), so such draws may differ.
         proctex_duv: [0.0; 2],
     }
 }

@@ -13,10 +13,12 @@ use pica::fixed::{decisions, FogKey, FragmentKey, TextureUnitKey, UnitKind};
 use pica::regs::layouts::{CompareFunc, OutputSemantic as S};
 
 use super::values::Shared;
+use super::PROCTEX_OFFSET;
 use super::{InputMap, TextureBinding};
 use super::{BUFFER_COLOR_OFFSET, DEPTH_OFFSET, FOG_COLOR_OFFSET, FOG_LUT_OFFSET, PARAMS_OFFSET, SAMPLERS_OFFSET};
 use super::{COMPUTE_ENTRY, COMPUTE_IN_BINDING, COMPUTE_OUT_BINDING, COMPUTE_WORKGROUP, ENTRY, PIPELINE_FN};
 use super::{KIND_COLOR, KIND_DISCARDED, KIND_SHADOW, RECORD_VEC4S, TEXTURE_BINDING, UNIFORM_BINDING, UNIFORM_SIZE};
+use super::{PROCTEX_ALPHA_LUT_OFFSET, PROCTEX_COLOR_LUT_OFFSET, PROCTEX_DIFF_LUT_OFFSET, PROCTEX_MAP_LUT_OFFSET};
 use crate::builder::{array, entry_point, global, vector, FnBuilder, F32, I32, U32};
 
 pub(super) type H = Handle<Expression>;
@@ -30,6 +32,14 @@ pub(super) mod member {
     pub const DEPTH: u32 = 4;
     pub const SAMPLERS: u32 = 5;
     pub const FOG_LUT: u32 = 6;
+    pub const PROCTEX_NOISE: u32 = 7;
+    pub const PROCTEX_PARAMS: u32 = 8;
+    pub const PROCTEX_LOD: u32 = 9;
+    pub const PROCTEX_LEVELS: u32 = 10;
+    pub const PROCTEX_MAP_LUT: u32 = 11;
+    pub const PROCTEX_ALPHA_LUT: u32 = 12;
+    pub const PROCTEX_COLOR_LUT: u32 = 13;
+    pub const PROCTEX_DIFF_LUT: u32 = 14;
 }
 
 /// The types the generator uses.
@@ -61,17 +71,19 @@ impl Types {
 }
 
 /// The pipeline function's arguments.
-struct Args {
-    color: H,
-    texcoord: [H; 3],
-    texcoord0_w: H,
+pub(super) struct Args {
+    pub color: H,
+    pub texcoord: [H; 3],
+    pub texcoord0_w: H,
     /// Read by fragment lighting once it exists.
     #[allow(dead_code)]
-    normquat: H,
+    pub normquat: H,
     #[allow(dead_code)]
-    view: H,
-    z_over_w: H,
-    w: H,
+    pub view: H,
+    pub z_over_w: H,
+    pub w: H,
+    /// `FragmentInputs::proctex_duv` (read by the mipmapped procedural-texture filters).
+    pub proctex_duv: H,
 }
 
 /// The generator of the pipeline function.
@@ -81,7 +93,7 @@ pub(super) struct Gen<'m> {
     pub key: &'m FragmentKey,
     pub(super) uniforms: Handle<GlobalVariable>,
     images: [Option<Handle<GlobalVariable>>; 3],
-    args: Args,
+    pub(super) args: Args,
     pub(super) loaded: FxHashMap<(u32, u32), H>,
     /// Texture units 0-2 as the combiners see them (`vec4<i32>`), computed on first use.
     units: [Option<H>; 3],
@@ -146,6 +158,14 @@ pub(super) fn module(key: &FragmentKey, inputs: &InputMap, compute: bool) -> (Mo
         member(&mut m, "depth", t.f4, 1, DEPTH_OFFSET),
         member(&mut m, "samplers", t.i4, 6, SAMPLERS_OFFSET),
         member(&mut m, "fog_lut", t.f4, 128, FOG_LUT_OFFSET),
+        member(&mut m, "proctex_noise", t.f4, 1, PROCTEX_OFFSET),
+        member(&mut m, "proctex_params", t.f4, 1, PROCTEX_OFFSET + 16),
+        member(&mut m, "proctex_lod", t.f4, 1, PROCTEX_OFFSET + 32),
+        member(&mut m, "proctex_levels", t.u4, 8, PROCTEX_OFFSET + 48),
+        member(&mut m, "proctex_map_lut", t.f4, 128, PROCTEX_MAP_LUT_OFFSET),
+        member(&mut m, "proctex_alpha_lut", t.f4, 128, PROCTEX_ALPHA_LUT_OFFSET),
+        member(&mut m, "proctex_color_lut", t.f4, 256, PROCTEX_COLOR_LUT_OFFSET),
+        member(&mut m, "proctex_diff_lut", t.f4, 256, PROCTEX_DIFF_LUT_OFFSET),
     ];
     let block = m.types.insert(
         Type { name: Some("PicaFragmentUniforms".into()), inner: TypeInner::Struct { members, span: UNIFORM_SIZE } },
@@ -183,6 +203,7 @@ pub(super) fn module(key: &FragmentKey, inputs: &InputMap, compute: bool) -> (Mo
         view: fb.arg("view", t.f3),
         z_over_w: fb.arg("z_over_w", t.f32),
         w: fb.arg("w", t.f32),
+        proctex_duv: fb.arg("proctex_duv", t.f2),
     };
     let mut g = Gen {
         fb,
@@ -200,7 +221,7 @@ pub(super) fn module(key: &FragmentKey, inputs: &InputMap, compute: bool) -> (Mo
     let mut function = g.fb.finish();
     function.result = Some(FunctionResult { ty: t.u4, binding: None });
     let pipeline = m.functions.append(function, Span::UNDEFINED);
-    fragment_entry(&mut m, &t, pipeline, inputs);
+    fragment_entry(&mut m, &t, pipeline, inputs, key);
     if compute {
         compute_entry(&mut m, &t, pipeline);
     }
@@ -467,16 +488,12 @@ impl Gen<'_> {
         self.bin(Op::ShiftLeft, a, s)
     }
 
-    /// Steps 4 and 3 (unit 3): fragment lighting's primary and secondary colours and the
-    /// procedural texture. Not implemented in the reference yet: both give (0, 0, 0, 0)
-    /// (`fixed::fragment_lighting`, `fixed::procedural_texture`); this is where their code goes.
+    /// Step 4: fragment lighting's primary and secondary colours. `translate` refuses keys
+    /// that enable it, so this is (0, 0, 0, 0); this is where its code goes. (Unit 3, the
+    /// procedural texture, is in `proctex`.)
     pub fn lighting(&mut self) -> (H, H) {
         let z = self.int(4, 0);
         (z, z)
-    }
-
-    pub fn procedural_texture(&mut self) -> H {
-        self.int(4, 0)
     }
 
     /// Step 7 (`output::alpha_test`) on the combiner's alpha: a bool.
@@ -570,7 +587,7 @@ impl Gen<'_> {
 /// position; the pipeline function; discard when the alpha test fails; the colour (or the
 /// shadow write as R = intensity, G, B, A = depth bytes) as unorm floats at location 0 and the
 /// fragment depth.
-fn fragment_entry(m: &mut Module, t: &Types, pipeline: Handle<naga::Function>, inputs: &InputMap) {
+fn fragment_entry(m: &mut Module, t: &Types, pipeline: Handle<naga::Function>, inputs: &InputMap, key: &FragmentKey) {
     let out_ty = m.types.insert(
         Type {
             name: Some("FragmentOutput".into()),
@@ -628,7 +645,20 @@ fn fragment_entry(m: &mut Module, t: &Types, pipeline: Handle<naga::Function>, i
     let inv_w = fb.at(frag_coord, 3);
     let one = fb.f32(1.0);
     let w = fb.bin(Op::Divide, one, inv_w);
-    let r = fb.call_value(pipeline, vec![color, tc0, tc1, tc2, tc0w, normquat, view, z_over_w, w]);
+    // D26's derivatives: max(|d/dx|, |d/dy|) of the absolute coordinates unit 3 reads, taken
+    // here in uniform control flow (before the discard); 0 where no filter reads them.
+    let duv = if super::proctex::reads_duv(&key.proctex) {
+        let tc = [tc0, tc1, tc2][usize::from(key.proctex.coords.min(2))];
+        let a = fb.math1(MathFunction::Abs, tc);
+        let dx = fb.expr(super::proctex::derivative(naga::DerivativeAxis::X, a));
+        let dy = fb.expr(super::proctex::derivative(naga::DerivativeAxis::Y, a));
+        let dx = fb.math1(MathFunction::Abs, dx);
+        let dy = fb.math1(MathFunction::Abs, dy);
+        fb.math2(MathFunction::Max, dx, dy)
+    } else {
+        fb.zero(t.f2)
+    };
+    let r = fb.call_value(pipeline, vec![color, tc0, tc1, tc2, tc0w, normquat, view, z_over_w, w, duv]);
     let kind = fb.at(r, 1);
     let k = fb.u32(KIND_DISCARDED);
     let discard = fb.bin(Op::Equal, kind, k);
@@ -672,9 +702,9 @@ fn fragment_entry(m: &mut Module, t: &Types, pipeline: Handle<naga::Function>, i
     m.entry_points.push(entry_point(ENTRY, ShaderStage::Fragment, [0; 3], function));
 }
 
-/// The compute entry point (docs/abi.md): invocation i reads record i of binding 9 (colour;
-/// texcoord 0 and 1; texcoord 2, tc0.w, z/w; normal quaternion; view and w) and writes the
-/// pipeline's result word to element i of binding 10.
+/// The compute entry point (docs/abi.md): invocation i reads record i of binding 4 (colour;
+/// texcoord 0 and 1; texcoord 2, tc0.w, z/w; normal quaternion; view and w; the procedural
+/// texture's du, dv) and writes the pipeline's result word to element i of binding 5.
 fn compute_entry(m: &mut Module, t: &Types, pipeline: Handle<naga::Function>) {
     let rec = array(m, t.f4, RECORD_VEC4S, 16);
     let recs = m.types.insert(
@@ -734,7 +764,8 @@ fn compute_entry(m: &mut Module, t: &Types, pipeline: Handle<naga::Function>) {
     let tc0w = fb.at(r[2], 2);
     let z_over_w = fb.at(r[2], 3);
     let w = fb.at(r[4], 3);
-    let result = fb.call_value(pipeline, vec![r[0], tc0, tc1, tc2, tc0w, r[3], view, z_over_w, w]);
+    let duv = swz(&mut fb, r[5], VectorSize::Bi, [X, Y, X, X]);
+    let result = fb.call_value(pipeline, vec![r[0], tc0, tc1, tc2, tc0w, r[3], view, z_over_w, w, duv]);
     let o = fb.index(vout_p, i);
     fb.store(o, result);
     let function = fb.finish();

@@ -21,12 +21,13 @@
 //! ```
 
 mod gen;
+mod proctex;
 mod stages;
 mod values;
 
 use naga::valid::ModuleInfo;
 use naga::{Module, ShaderStage};
-use pica::fixed::{decisions, FragmentKey, FragmentResult, FragmentUniforms};
+use pica::fixed::{decisions, lut, FragmentKey, FragmentResult, FragmentUniforms, ProcTexUniforms};
 use pica::regs::layouts::{OutputSemantic, TexParam, Wrap};
 
 use crate::{backend, Error, Output, Precision, Target};
@@ -46,7 +47,7 @@ pub const COMPUTE_IN_BINDING: u32 = 4;
 /// Binding of the compute entry point's results (read-write storage).
 pub const COMPUTE_OUT_BINDING: u32 = 5;
 /// vec4s per input record of the compute entry point.
-pub const RECORD_VEC4S: u32 = 5;
+pub const RECORD_VEC4S: u32 = 6;
 /// Binding of the uniform block.
 pub const UNIFORM_BINDING: u32 = 0;
 /// Binding of texture unit 0 (unit u is at `TEXTURE_BINDING + u`).
@@ -58,8 +59,15 @@ pub const FOG_COLOR_OFFSET: u32 = 128;
 pub const DEPTH_OFFSET: u32 = 144;
 pub const SAMPLERS_OFFSET: u32 = 160;
 pub const FOG_LUT_OFFSET: u32 = 256;
+/// The procedural texture's parameters: noise (2304), frequencies and LOD scale (2320), LOD
+/// bounds (2336), the eight levels (2352).
+pub const PROCTEX_OFFSET: u32 = 2304;
+pub const PROCTEX_MAP_LUT_OFFSET: u32 = 2480;
+pub const PROCTEX_ALPHA_LUT_OFFSET: u32 = 4528;
+pub const PROCTEX_COLOR_LUT_OFFSET: u32 = 6576;
+pub const PROCTEX_DIFF_LUT_OFFSET: u32 = 10672;
 /// Size of the uniform block in bytes.
-pub const UNIFORM_SIZE: u32 = 2304;
+pub const UNIFORM_SIZE: u32 = 14768;
 
 /// Values of [`ResultWord::kind`]: the three [`FragmentResult`] variants.
 pub const KIND_COLOR: u32 = 0;
@@ -192,6 +200,84 @@ pub struct UniformBlock {
     /// The fog LUT decoded by the reference (decision D7a): (value, delta, 0, 0) per entry, so
     /// the shader does no division.
     pub fog_lut: [[f32; 4]; 128],
+    /// The procedural texture (unit 3); the tables decoded by the reference's own functions,
+    /// so the shader does no division and reads the exact f32 values the reference does.
+    pub proctex: ProcTexBlock,
+}
+
+/// The procedural texture's part of the uniform block (docs/abi.md).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProcTexBlock {
+    /// (noise amplitude U, V (D24), noise phase U, V).
+    pub noise: [f32; 4],
+    /// (noise frequency U, V, `|width * bias|` (the f32 product D26's logarithm reads), 0).
+    pub params: [f32; 4],
+    /// (min LOD, min(max LOD, 7), 0, 0) as f32 (D26's bounds).
+    pub lod: [f32; 4],
+    /// Per level 0-7: (colour-LUT offset (PROCTEX5, then D25), `max((width >> level) - 1, 0)`,
+    /// 0, 0) (D28).
+    pub levels: [[u32; 4]; 8],
+    /// Entry i: (noise value, noise delta, RGB-map value, RGB-map delta), `lut::proctex_entry`.
+    pub map_lut: [[f32; 4]; 128],
+    /// Entry i: (alpha-map value, alpha-map delta, 0, 0).
+    pub alpha_lut: [[f32; 4]; 128],
+    /// Entry i: the colour LUT's R, G, B, A bytes as f32.
+    pub color_lut: [[f32; 4]; 256],
+    /// Entry i: twice the colour-difference LUT's signed bytes (facts 5.1), as f32.
+    pub diff_lut: [[f32; 4]; 256],
+}
+
+impl Default for ProcTexBlock {
+    fn default() -> Self {
+        ProcTexBlock {
+            noise: [0.0; 4],
+            params: [0.0; 4],
+            lod: [0.0; 4],
+            levels: [[0; 4]; 8],
+            map_lut: [[0.0; 4]; 128],
+            alpha_lut: [[0.0; 4]; 128],
+            color_lut: [[0.0; 4]; 256],
+            diff_lut: [[0.0; 4]; 256],
+        }
+    }
+}
+
+impl ProcTexBlock {
+    /// The block of the reference's procedural-texture uniforms.
+    pub fn from_uniforms(u: &ProcTexUniforms) -> ProcTexBlock {
+        let luts = &u.luts;
+        let entry = lut::proctex_entry;
+        ProcTexBlock {
+            noise: [u.noise_amplitude[0], u.noise_amplitude[1], u.noise_phase[0], u.noise_phase[1]],
+            params: [u.noise_frequency[0], u.noise_frequency[1], (u.width as f32 * u.lod_bias).abs(), 0.0],
+            lod: [u.min_lod as f32, u.max_lod.min(7) as f32, 0.0, 0.0],
+            levels: std::array::from_fn(|l| [u32::from(u.offsets[l]), (u.width >> l).saturating_sub(1), 0, 0]),
+            map_lut: std::array::from_fn(|i| {
+                let ((nv, nd), (rv, rd)) = (entry(luts.noise[i]), entry(luts.rgb_map[i]));
+                [nv, nd, rv, rd]
+            }),
+            alpha_lut: std::array::from_fn(|i| {
+                let (v, d) = entry(luts.alpha_map[i]);
+                [v, d, 0.0, 0.0]
+            }),
+            color_lut: std::array::from_fn(|i| luts.color[i].to_le_bytes().map(f32::from)),
+            diff_lut: std::array::from_fn(|i| luts.color_diff[i].to_le_bytes().map(|d| 2.0 * f32::from(d as i8))),
+        }
+    }
+
+    fn write(&self, out: &mut Vec<u8>) {
+        let f = |out: &mut Vec<u8>, v: &[f32; 4]| v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
+        for v in [&self.noise, &self.params, &self.lod] {
+            f(out, v);
+        }
+        for v in &self.levels {
+            v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
+        }
+        let tables = [&self.map_lut[..], &self.alpha_lut[..], &self.color_lut[..], &self.diff_lut[..]];
+        for v in tables.into_iter().flatten() {
+            f(out, v);
+        }
+    }
 }
 
 impl Default for UniformBlock {
@@ -204,6 +290,7 @@ impl Default for UniformBlock {
             depth: [0.0; 4],
             samplers: [[0; 4]; 6],
             fog_lut: [[0.0; 4]; 128],
+            proctex: ProcTexBlock::default(),
         }
     }
 }
@@ -233,6 +320,7 @@ impl UniformBlock {
                 let (value, delta) = decisions::fog_entry(raw);
                 [value, delta, 0.0, 0.0]
             }),
+            proctex: ProcTexBlock::from_uniforms(&u.proctex),
         }
     }
 
@@ -250,6 +338,7 @@ impl UniformBlock {
         for v in &self.fog_lut {
             v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
         }
+        self.proctex.write(&mut out);
         out
     }
 }
@@ -283,9 +372,10 @@ impl Translation {
 
     /// SPIR-V 1.3 words (with `NoContraction` on every float operation: the float steps are
     /// written in the reference's order and must stay so). Integer division is written without
-    /// naga's zero-divisor wrappers: the module's only integer `/` divides by the constant 255
-    /// (decision D1) and its only `%` by a texture's size or twice it, at least 1 for any bound
-    /// image (Vulkan: an image's extent is at least 1), so the checks could never fire.
+    /// naga's zero-divisor wrappers: the module's integer `/` divides by the constants 255
+    /// (decision D1) and 9 (the proctex noise's R1), its `%` by 9 or by a texture's size or
+    /// twice it, at least 1 for any bound image (Vulkan: an image's extent is at least 1), so
+    /// the checks could never fire.
     ///
     /// # Errors
     /// [`Error::Backend`] when naga's writer fails.
@@ -313,8 +403,8 @@ pub struct Options {
 /// Translates a fragment key to a fragment module.
 ///
 /// # Errors
-/// [`Error::FragmentUnsupported`] when the key enables fragment lighting or the procedural
-/// texture; [`Error::Validation`] if the module does not validate (a bug in the translator).
+/// [`Error::FragmentUnsupported`] when the key enables fragment lighting;
+/// [`Error::Validation`] if the module does not validate (a bug in the translator).
 pub fn fragment(key: &FragmentKey, inputs: &InputMap) -> Result<Translation, Error> {
     translate(key, inputs, &Options::default())
 }
@@ -326,9 +416,6 @@ pub fn fragment(key: &FragmentKey, inputs: &InputMap) -> Result<Translation, Err
 pub fn translate(key: &FragmentKey, inputs: &InputMap, options: &Options) -> Result<Translation, Error> {
     if key.lighting.enabled {
         return Err(Error::FragmentUnsupported("fragment lighting"));
-    }
-    if key.proctex.enabled {
-        return Err(Error::FragmentUnsupported("the procedural texture"));
     }
     let (module, textures) = gen::module(key, inputs, options.compute_wrapper);
     let info = backend::validate(&module)?;
