@@ -10,12 +10,19 @@
 //! modules are the same words share one pipeline.
 //!
 //! PICA_FS_DEVICE_KEYS sets the number of keys (default 5,000; 300 with SHADERPORT_QUICK).
+//!
+//! The procedural texture (texture unit 3) has tests of its own over pica::smith::proctex_state
+//! keys with derivatives (proctex_inputs): PICA_FS_PROCTEX_KEYS (default 2,000; 300 with
+//! SHADERPORT_QUICK) through the compute entry point, PICA_FS_PROCTEX_RENDER_KEYS (default 20)
+//! through the fragment entry point.
 
 use arbitrary::Unstructured;
 use gpu::pica_fs::{check_state, FragmentRunner, UnitTextures};
-use pica::fixed::{FogKey, FragmentKey, FragmentUniforms, UnitKind};
-use pica::regs::layouts::{CompareFunc, TexEnvCombine};
-use pica::smith::{fragment_inputs, fragment_state};
+use pica::fixed::{self, FogKey, FragmentInputs, FragmentKey, FragmentUniforms, ProcTexKey, UnitKind};
+use pica::regs::layouts::{CompareFunc, ProcTexClamp, ProcTexMap, ProcTexShift, TexEnvCombine};
+use pica::smith::{fragment_inputs, fragment_state, proctex_inputs, proctex_state};
+
+use translate::pica_fs::{self, InputMap, ResultWord, TextureBinding, UniformBlock};
 
 mod common;
 use common::device;
@@ -164,4 +171,201 @@ fn the_fragment_entry_point_renders_the_reference_colours() {
     );
     assert_eq!(failed, 0, "{}", examples.join("\n"));
     assert_eq!(passed as u64, keys * FRAGMENTS as u64);
+}
+
+/// How often each procedural-texture key field's values turned up.
+#[derive(Default, Debug)]
+struct ProcTexCoverage {
+    coords: [u32; 3],
+    u_clamp: [u32; 5],
+    v_clamp: [u32; 5],
+    rgb_func: [u32; 11],
+    alpha_func: [u32; 11],
+    separate_alpha: [u32; 2],
+    noise: [u32; 2],
+    u_shift: [u32; 3],
+    v_shift: [u32; 3],
+    filter: [u32; 6],
+}
+
+impl ProcTexCoverage {
+    fn add(&mut self, k: &ProcTexKey) {
+        let clamp = |c: ProcTexClamp| (c.raw() as usize).min(4);
+        let map = |m: ProcTexMap| (m.raw() as usize).min(10);
+        let shift = |s: ProcTexShift| (s.raw() as usize).min(2);
+        self.coords[usize::from(k.coords.min(2))] += 1;
+        self.u_clamp[clamp(k.u_clamp)] += 1;
+        self.v_clamp[clamp(k.v_clamp)] += 1;
+        self.rgb_func[map(k.rgb_func)] += 1;
+        if k.separate_alpha {
+            self.alpha_func[map(k.alpha_func)] += 1;
+        }
+        self.separate_alpha[usize::from(k.separate_alpha)] += 1;
+        self.noise[usize::from(k.noise)] += 1;
+        self.u_shift[shift(k.u_shift)] += 1;
+        self.v_shift[shift(k.v_shift)] += 1;
+        self.filter[(k.filter.raw() as usize).min(5)] += 1;
+    }
+
+    fn complete(&self) -> bool {
+        let all = |c: &[u32]| c.iter().all(|&n| n > 0);
+        all(&self.coords)
+            && all(&self.u_clamp)
+            && all(&self.v_clamp)
+            && all(&self.rgb_func)
+            && all(&self.alpha_func)
+            && all(&self.separate_alpha)
+            && all(&self.noise)
+            && all(&self.u_shift)
+            && all(&self.v_shift)
+            && all(&self.filter)
+    }
+}
+
+/// The procedural-texture state of seed `seed` (`pica::smith::proctex_state`), its uniforms
+/// and fragments with derivatives (`proctex_inputs`).
+fn proctex_case(seed: u64) -> (pica::state::GpuState, FragmentUniforms, Vec<pica::fixed::FragmentInputs>) {
+    let data = bytes(seed ^ 0x5EED_9C0D_E000_0000, 16384);
+    let mut u = Unstructured::new(&data);
+    let state = proctex_state(&mut u).unwrap();
+    let fragments = (0..FRAGMENTS).map(|_| proctex_inputs(&mut u).unwrap_or_default()).collect();
+    let uniforms = FragmentUniforms::from_state(&state);
+    (state, uniforms, fragments)
+}
+
+/// One procedural-texture key on the device: fragments equal to the reference, fragments
+/// within D26's log2 tolerance (docs/pica-fragment.md, "The procedural texture in the shader"):
+/// a mipmapped key's result that equals the reference's with the derivatives scaled by
+/// 1 +/- 2^-20, and the rest (failed), with their mismatched bits and the first of them.
+#[derive(Default)]
+struct ProcTexCheck {
+    exact: usize,
+    tolerated: usize,
+    failed: usize,
+    bits: u32,
+    first: Option<(usize, ResultWord, ResultWord)>,
+}
+
+fn check_proctex(
+    runner: &FragmentRunner,
+    textures: &UnitTextures,
+    key: &FragmentKey,
+    uniforms: &FragmentUniforms,
+    fragments: &[FragmentInputs],
+) -> ProcTexCheck {
+    let t = pica_fs::translate(key, &InputMap::default(), &pica_fs::Options { compute_wrapper: true }).unwrap();
+    let cube = t.textures()[0] == Some(TextureBinding::Cube);
+    let block = UniformBlock::from_uniforms(uniforms);
+    let pipeline = runner.compute_pipeline(&t.spirv().unwrap(), cube).unwrap();
+    let got = runner.dispatch(&pipeline, cube, &block, fragments).unwrap();
+    let reference =
+        |f: &FragmentInputs| ResultWord::of(&fixed::run(key, uniforms, f, &mut |r| textures.sample(&block, r)));
+    let mipmapped = matches!(key.proctex.filter.raw(), 2..=5);
+    let mut check = ProcTexCheck::default();
+    for (i, (g, f)) in got.iter().zip(fragments).enumerate() {
+        let want = reference(f);
+        if *g == want {
+            check.exact += 1;
+            continue;
+        }
+        let scaled = |s: f32| FragmentInputs { proctex_duv: f.proctex_duv.map(|d| d * s), ..*f };
+        let eps = 1.0 / (1u32 << 20) as f32;
+        if mipmapped && [1.0 + eps, 1.0 - eps].iter().any(|&s| reference(&scaled(s)) == *g) {
+            check.tolerated += 1;
+        } else {
+            check.failed += 1;
+            check.bits += g.words().iter().zip(want.words()).map(|(a, b)| (a ^ b).count_ones()).sum::<u32>();
+            check.first.get_or_insert((i, *g, want));
+        }
+    }
+    check
+}
+
+/// Texture unit 3 (facts 5) on the device against `pica::fixed::proctex` bit for bit (within
+/// the documented log2 tolerance of the mipmapped filters, see [`ProcTexCheck`]):
+/// PICA_FS_PROCTEX_KEYS keys (default 2,000; 300 with SHADERPORT_QUICK) whose canonical key
+/// enables the procedural texture, x 64 fragments with random derivatives, through the compute
+/// entry point. Every field of `ProcTexKey` must turn up with every value.
+#[test]
+fn random_proctex_keys_match_the_reference() {
+    let Some(gpu) = device() else { return };
+    let keys = testkit::count("PICA_FS_PROCTEX_KEYS", if testkit::quick() { 300 } else { 2000 }) as usize;
+    // The seeds whose canonical key keeps unit 3 (a source slot the combiner ignores drops it).
+    let seeds: Vec<u64> =
+        (0u64..).filter(|&seed| FragmentKey::from_state(&proctex_case(seed).0).proctex.enabled).take(keys).collect();
+    let start = std::time::Instant::now();
+    let cpu = testkit::cpu_seconds();
+    let (mut passed, mut tolerated, mut failed, mut bits, mut compiles) = (0usize, 0usize, 0usize, 0u32, 0usize);
+    let mut examples = Vec::new();
+    let mut coverage = ProcTexCoverage::default();
+    for (chunk, seeds) in seeds.chunks(KEYS_PER_TEXTURES as usize).enumerate() {
+        let textures = UnitTextures::random(&mut Unstructured::new(&bytes(0xF700 + chunk as u64, 32768)));
+        let runner = FragmentRunner::new(&gpu, &textures);
+        let results = testkit::par_map(seeds, |&seed| {
+            let (state, uniforms, fragments) = proctex_case(seed);
+            let key = FragmentKey::from_state(&state);
+            let c = check_proctex(&runner, &textures, &key, &uniforms, &fragments);
+            (seed, key, c)
+        });
+        compiles += runner.compiles();
+        for (seed, key, c) in results {
+            coverage.add(&key.proctex);
+            passed += c.exact;
+            tolerated += c.tolerated;
+            failed += c.failed;
+            bits += c.bits;
+            if let Some(f) = c.first {
+                if examples.len() < 8 {
+                    examples.push(format!(
+                        "seed {seed}: fragment {} device {:?} reference {:?}\n  key {:?}",
+                        f.0, f.1, f.2, key.proctex
+                    ));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{keys} proctex keys x {FRAGMENTS} fragments: {passed} bit-exact, {tolerated} within the log2 tolerance, {failed} failed in {:.1} s ({:.1} CPU s, {compiles} pipelines compiled); {coverage:?}",
+        start.elapsed().as_secs_f64(),
+        testkit::cpu_seconds() - cpu,
+    );
+    assert_eq!(bits, 0, "{failed} fragments, {bits} bits mismatched:\n{}", examples.join("\n"));
+    assert_eq!(passed + tolerated, keys * FRAGMENTS);
+    assert!(coverage.complete(), "{coverage:?}");
+}
+
+/// The fragment entry point of procedural-texture keys in a render pass: PICA_FS_PROCTEX_RENDER_KEYS
+/// keys (default 20) as in `the_fragment_entry_point_renders_the_reference_colours`. A point's
+/// attributes are the same at every pixel of its quad, so the derivatives the entry point takes
+/// (`proctex_duv`) are 0, and the reference runs with 0.
+#[test]
+fn the_fragment_entry_point_renders_proctex_keys() {
+    let Some(gpu) = device() else { return };
+    let keys = testkit::count("PICA_FS_PROCTEX_RENDER_KEYS", 20) as usize;
+    let textures = UnitTextures::random(&mut Unstructured::new(&bytes(0xF7FF, 32768)));
+    let runner = FragmentRunner::new(&gpu, &textures);
+    let seeds: Vec<u64> = (0x2_0000u64..)
+        .filter(|&seed| FragmentKey::from_state(&proctex_case(seed).0).proctex.enabled)
+        .take(keys)
+        .collect();
+    let results = testkit::par_map(&seeds, |&seed| {
+        let (state, uniforms, fragments) = proctex_case(seed);
+        let fragments: Vec<FragmentInputs> =
+            fragments.iter().map(|f| FragmentInputs { proctex_duv: [0.0; 2], ..*f }).collect();
+        let r = gpu::pica_fs::check_render(&runner, &textures, &state.regs, &uniforms, &fragments)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        (seed, r)
+    });
+    let (mut passed, mut failed) = (0, 0);
+    let mut examples = Vec::new();
+    for (seed, (p, f, first)) in results {
+        passed += p;
+        failed += f;
+        if let Some(x) = first {
+            examples.push(format!("seed {seed}: pixel {} device {:?} reference {:?}", x.0, x.1, x.2));
+        }
+    }
+    eprintln!("{keys} proctex keys rendered x {FRAGMENTS} fragments: {passed} passed, {failed} failed");
+    assert_eq!(failed, 0, "{}", examples.join("\n"));
+    assert_eq!(passed, keys * FRAGMENTS);
 }

@@ -4,7 +4,7 @@
 
 use arbitrary::Unstructured;
 use pica::fixed::{FragmentKey, FragmentUniforms};
-use pica::smith::fragment_state;
+use pica::smith::{fragment_state, proctex_state};
 use pica::state::GpuState;
 use testkit::{glslang, par_map, spirv_val, tool};
 use translate::pica_fs::{self, InputMap, Options};
@@ -53,6 +53,96 @@ fn random_keys_translate_to_every_backend() {
                 glsl.push(file)
             }
         }
+    }
+    let bad: Vec<String> = par_map(&spv, |f| spirv_val(f)).into_iter().flatten().collect();
+    assert!(bad.is_empty(), "spirv-val: {}", bad.join("\n"));
+    let batches: Vec<&[std::path::PathBuf]> = glsl.chunks(200).collect();
+    let bad: Vec<String> = par_map(&batches, |b| glslang(b)).into_iter().flatten().collect();
+    assert!(bad.is_empty(), "glslang: {}", bad.join("\n"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Procedural-texture keys (pica::smith::proctex_state: every coordinate set, clamp, mapping
+/// function, shift and filter, noise and separate alpha on and off) translate to every back end,
+/// each field turns up with each value, and the median time of a translation to SPIR-V is
+/// printed (the per-key budget is 100 us on an unloaded machine; not asserted on a shared one).
+#[test]
+fn random_proctex_keys_translate_to_every_backend() {
+    use pica::fixed::ProcTexKey;
+    let n = testkit::count("PICA_FS_PROCTEX_KEYS", if testkit::quick() { 100 } else { 600 });
+    let (check_spv, check_glsl) = (tool("spirv-val"), tool("glslangValidator"));
+    let dir = testkit::temp_dir("pica-fs-proctex");
+    let map = input_map();
+    let (mut spv, mut glsl, mut times) = (Vec::new(), Vec::new(), Vec::new());
+    let mut seen = std::collections::HashSet::new();
+    let fields = |k: &ProcTexKey| {
+        [
+            u32::from(k.coords),
+            k.u_clamp.raw(),
+            k.v_clamp.raw(),
+            k.rgb_func.raw(),
+            if k.separate_alpha { k.alpha_func.raw() } else { 100 },
+            u32::from(k.separate_alpha),
+            u32::from(k.noise),
+            k.u_shift.raw(),
+            k.v_shift.raw(),
+            k.filter.raw(),
+        ]
+    };
+    let mut enabled = 0;
+    for seed in 0..n {
+        let s = proctex_state(&mut Unstructured::new(&bytes(seed ^ 0x9C, 8192))).unwrap();
+        let key = FragmentKey::from_state(&s);
+        if !key.proctex.enabled {
+            continue;
+        }
+        enabled += 1;
+        for (i, v) in fields(&key.proctex).into_iter().enumerate() {
+            seen.insert((i, v));
+        }
+        let options = Options { compute_wrapper: seed % 3 == 0 };
+        let start = std::time::Instant::now();
+        let t = pica_fs::translate(&key, &map, &options).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
+        let words = t.spirv().unwrap();
+        times.push(start.elapsed());
+        assert!(!words.is_empty());
+        for target in [Target::SpirV, Target::Glsl] {
+            let out = t.write(target).unwrap_or_else(|e| panic!("seed {seed} {}: {e:?}", target.name()));
+            let file = match (&out, target) {
+                (Output::Words(_), Target::SpirV) if check_spv => dir.join(format!("{seed}.spv")),
+                (Output::Text(_), Target::Glsl) if check_glsl => dir.join(format!("{seed}.frag")),
+                _ => continue,
+            };
+            std::fs::write(&file, out.to_bytes()).unwrap();
+            if target == Target::SpirV {
+                spv.push(file)
+            } else {
+                glsl.push(file)
+            }
+        }
+    }
+    times.sort();
+    // The same measure on keys without unit 3, for scale on a loaded machine.
+    let mut plain: Vec<std::time::Duration> = (0..n)
+        .map(|seed| {
+            let key = FragmentKey::from_state(&state(seed));
+            let start = std::time::Instant::now();
+            let words = pica_fs::fragment(&key, &map).and_then(|t| t.spirv()).unwrap();
+            assert!(!words.is_empty());
+            start.elapsed()
+        })
+        .collect();
+    plain.sort();
+    eprintln!(
+        "{enabled} proctex keys of {n} states; median translation to SPIR-V {:?} (keys without unit 3: {:?})",
+        times[times.len() / 2],
+        plain[plain.len() / 2]
+    );
+    // coords 0-2, clamps 0-4, functions 0-10 (10 = undefined), shifts 0-2, filters 0-5.
+    let want: [u32; 10] = [3, 5, 5, 11, 11, 2, 2, 3, 3, 6];
+    for (i, &w) in want.iter().enumerate() {
+        let values = seen.iter().filter(|(f, v)| *f == i && *v < 100).count() as u32;
+        assert_eq!(values, w, "field {i}: {:?}", seen.iter().filter(|(f, _)| *f == i).collect::<Vec<_>>());
     }
     let bad: Vec<String> = par_map(&spv, |f| spirv_val(f)).into_iter().flatten().collect();
     assert!(bad.is_empty(), "spirv-val: {}", bad.join("\n"));
