@@ -31,8 +31,8 @@
 // Please report it with the input.
 #define SP_ERROR_INTERNAL 6
 
-// The input is valid but uses something the translator does not cover yet (PICA200 fragment
-// lighting, a Latte TEX fetch, a Latte geometry program); the message names it.
+// The input is valid but uses something the translator does not cover yet (a Latte TEX fetch,
+// a Latte geometry program); the message names it.
 #define SP_ERROR_UNSUPPORTED 7
 
 // Bytes of `SpError.message`, its NUL included.
@@ -131,7 +131,7 @@
 #define SP_PICA_FOG_LUT_WORDS 128
 
 // Bytes of the uniform block `sp_pica_fragment_uniforms` writes.
-#define SP_PICA_FRAGMENT_UNIFORM_SIZE 14768
+#define SP_PICA_FRAGMENT_UNIFORM_SIZE 60640
 
 // Semantic components of the input map (`SpPicaFragmentKey.inputs`): the GPUREG_SH_OUTMAP_Oi
 // codes 0x00-0x17.
@@ -749,8 +749,7 @@ int32_t sp_pica_fragment_uniforms(const uint32_t *regs,
                                   SpError *error);
 
 // Translates a PICA200 fragment key to a fragment shader in the target of `options` (precision
-// is ignored: the float steps follow the reference's order in every precision). Keys that use
-// fragment lighting give `SP_ERROR_UNSUPPORTED`. Otherwise as
+// is ignored: the float steps follow the reference's order in every precision). Otherwise as
 // `sp_pica_translate`.
 //
 // # Safety

@@ -30,7 +30,7 @@ pub const SP_PICA_REGISTERS: usize = 0x300;
 /// Words of the fog LUT (what the host uploaded through GPUREG_FOG_LUT_DATA).
 pub const SP_PICA_FOG_LUT_WORDS: usize = 128;
 /// Bytes of the uniform block `sp_pica_fragment_uniforms` writes.
-pub const SP_PICA_FRAGMENT_UNIFORM_SIZE: usize = 14768;
+pub const SP_PICA_FRAGMENT_UNIFORM_SIZE: usize = 60640;
 
 // The header's numbers are literals (cbindgen does not read other crates' constants): they
 // must stay the library's.
@@ -106,8 +106,7 @@ pub unsafe extern "C" fn sp_pica_fragment_uniforms(
 }
 
 /// Translates a PICA200 fragment key to a fragment shader in the target of `options` (precision
-/// is ignored: the float steps follow the reference's order in every precision). Keys that use
-/// fragment lighting give `SP_ERROR_UNSUPPORTED`. Otherwise as
+/// is ignored: the float steps follow the reference's order in every precision). Otherwise as
 /// `sp_pica_translate`.
 ///
 /// # Safety
