@@ -733,10 +733,13 @@ int32_t sp_pica_fragment_key_from_regs(const uint32_t *regs,
 
 // Writes the fragment shader's uniform block (std140, `SP_PICA_FRAGMENT_UNIFORM_SIZE` bytes:
 // the TexEnv constants, buffer colour, alpha reference, fog colour and decoded fog LUT, depth
-// scale and offset, wrap modes and border colours) for a register file of `SP_PICA_REGISTERS`
-// words and the `SP_PICA_FOG_LUT_WORDS` words of the fog LUT (null: all zero) to `buf`, which
-// holds `len` bytes. `*written` (when not null) is set to the block's size, also when `len` is
-// too small (then the code is `SP_ERROR_INVALID_ARGUMENT` and nothing is written).
+// scale and offset, wrap modes and border colours, the procedural texture's parameters,
+// fragment lighting's light parameters, ambient and LUT scales) for a register file of `SP_PICA_REGISTERS` words and the `SP_PICA_FOG_LUT_WORDS` words of the fog
+// LUT (null: all zero) to `buf`, which holds `len` bytes. The procedural texture's five LUTs
+// are not inputs of this call and are written as zeros: a caller that uses unit 3 writes them
+// at the offsets of docs/abi.md (2480-14767); fragment lighting's 24 LUTs likewise (15584 to
+// the end). `*written` (when not null) is set to the block's size, also when `len` is too
+// small (then the code is `SP_ERROR_INVALID_ARGUMENT` and nothing is written).
 //
 // # Safety
 // Each pointer argument is null or valid for what its documentation says, for the length

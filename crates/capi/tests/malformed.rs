@@ -153,7 +153,16 @@ fn fragment_calls_name_what_is_wrong() {
     assert_eq!(code, SP_ERROR_INVALID_ARGUMENT);
     assert_eq!(message(&error), "len 100 is under SP_PICA_FRAGMENT_UNIFORM_SIZE (60640)");
     assert_eq!(written, SP_PICA_FRAGMENT_UNIFORM_SIZE);
-    let code = unsafe { sp_pica_fragment_uniforms(regs.as_ptr(), null(), null_mut(), 4096, &mut written, &mut error) };
+    let code = unsafe {
+        sp_pica_fragment_uniforms(
+            regs.as_ptr(),
+            null(),
+            null_mut(),
+            SP_PICA_FRAGMENT_UNIFORM_SIZE,
+            &mut written,
+            &mut error,
+        )
+    };
     assert_eq!((code, message(&error).as_str()), (SP_ERROR_NULL_POINTER, "buf is null"));
     let regs = common::fragment_regs(3);
     let lut: Vec<u32> = (0..SP_PICA_FOG_LUT_WORDS as u32).map(|i| i.wrapping_mul(0x9E37_79B9)).collect();

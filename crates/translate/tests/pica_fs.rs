@@ -63,7 +63,8 @@ fn random_keys_translate_to_every_backend() {
 }
 
 /// Procedural-texture keys (pica::smith::proctex_state: every coordinate set, clamp, mapping
-/// function, shift and filter, noise and separate alpha on and off) translate to every back end,
+/// function, shift and filter, noise and separate alpha on and off) translate to every back end
+/// (spirv-val and glslangValidator check SPIR-V, GLSL and GLSL ES),
 /// each field turns up with each value, and the median time of a translation to SPIR-V is
 /// printed (the per-key budget is 100 us on an unloaded machine; not asserted on a shared one).
 #[test]
@@ -106,11 +107,13 @@ fn random_proctex_keys_translate_to_every_backend() {
         let words = t.spirv().unwrap();
         times.push(start.elapsed());
         assert!(!words.is_empty());
-        for target in [Target::SpirV, Target::Glsl] {
+        for target in Target::ALL {
             let out = t.write(target).unwrap_or_else(|e| panic!("seed {seed} {}: {e:?}", target.name()));
+            assert!(!out.to_bytes().is_empty());
             let file = match (&out, target) {
                 (Output::Words(_), Target::SpirV) if check_spv => dir.join(format!("{seed}.spv")),
                 (Output::Text(_), Target::Glsl) if check_glsl => dir.join(format!("{seed}.frag")),
+                (Output::Text(_), Target::GlslEs) if check_glsl => dir.join(format!("{seed}.es.frag")),
                 _ => continue,
             };
             std::fs::write(&file, out.to_bytes()).unwrap();
