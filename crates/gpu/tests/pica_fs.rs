@@ -563,3 +563,37 @@ fn random_lit_keys_match_the_reference_within_tolerance() {
     assert!(interior > keys * FRAGMENTS, "too few lighting channels between 0 and 255: {interior}");
     assert!(coverage.complete(), "{coverage:?}");
 }
+
+/// The fragment entry point of lit keys in a render pass: PICA_FS_LIT_RENDER_KEYS keys
+/// (default 20) as in `the_fragment_entry_point_renders_the_reference_colours`, so that the
+/// view and normal-quaternion inputs reach lighting from the vertex stage's outputs. Compared bit
+/// for bit (the compute entry point's test measured no difference on lavapipe; a device where
+/// this fails within 1 LSB is within the documented tolerance, see
+/// `random_lit_keys_match_the_reference_within_tolerance`).
+#[test]
+fn the_fragment_entry_point_renders_lit_keys() {
+    let Some(gpu) = device() else { return };
+    let keys = testkit::count("PICA_FS_LIT_RENDER_KEYS", 20) as usize;
+    let textures = UnitTextures::random(&mut Unstructured::new(&bytes(0x117F, 32768)));
+    let runner = FragmentRunner::new(&gpu, &textures);
+    let seeds: Vec<u64> = (0x3_0000u64..0x3_0000 + keys as u64).collect();
+    let results = testkit::par_map(&seeds, |&seed| {
+        let (state, uniforms, fragments) = lit_case(seed);
+        assert!(FragmentKey::from_state(&state).lighting.enabled);
+        let r = gpu::pica_fs::check_render(&runner, &textures, &state.regs, &uniforms, &fragments)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        (seed, r)
+    });
+    let (mut passed, mut failed) = (0, 0);
+    let mut examples = Vec::new();
+    for (seed, (p, f, first)) in results {
+        passed += p;
+        failed += f;
+        if let Some(x) = first {
+            examples.push(format!("seed {seed}: pixel {} device {:?} reference {:?}", x.0, x.1, x.2));
+        }
+    }
+    eprintln!("{keys} lit keys rendered x {FRAGMENTS} fragments: {passed} passed, {failed} failed");
+    assert_eq!(failed, 0, "{}", examples.join("\n"));
+    assert_eq!(passed, keys * FRAGMENTS);
+}

@@ -225,8 +225,8 @@ fn the_input_map_places_the_fragment_inputs() {
 }
 
 /// Lit keys (pica::smith::lit_state: every light count, configuration, LUT, selector, abs flag,
-/// per-light flag, bump mode, shadow and Fresnel flag) translate to SPIR-V and GLSL (spirv-val,
-/// glslangValidator), and the median time of a translation to SPIR-V is printed beside that of
+/// per-light flag, bump mode, shadow and Fresnel flag) translate to every back end (spirv-val
+/// and glslangValidator check SPIR-V, GLSL and GLSL ES), and the median time of a translation to SPIR-V is printed beside that of
 /// unlit keys (the per-key budget is 100 us on an unloaded machine; not asserted on a shared
 /// one).
 #[test]
@@ -248,11 +248,13 @@ fn random_lit_keys_translate_to_every_backend() {
         let words = t.spirv().unwrap();
         times.push(start.elapsed());
         assert!(!words.is_empty());
-        for target in [Target::SpirV, Target::Glsl] {
+        for target in Target::ALL {
             let out = t.write(target).unwrap_or_else(|e| panic!("seed {seed} {}: {e:?}", target.name()));
+            assert!(!out.to_bytes().is_empty());
             let file = match (&out, target) {
                 (Output::Words(_), Target::SpirV) if check_spv => dir.join(format!("{seed}.spv")),
                 (Output::Text(_), Target::Glsl) if check_glsl => dir.join(format!("{seed}.frag")),
+                (Output::Text(_), Target::GlslEs) if check_glsl => dir.join(format!("{seed}.es.frag")),
                 _ => continue,
             };
             std::fs::write(&file, out.to_bytes()).unwrap();
