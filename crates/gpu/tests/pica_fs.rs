@@ -15,6 +15,12 @@
 //! keys with derivatives (proctex_inputs): PICA_FS_PROCTEX_KEYS (default 2,000; 300 with
 //! SHADERPORT_QUICK) through the compute entry point, PICA_FS_PROCTEX_RENDER_KEYS (default 20)
 //! through the fragment entry point.
+//!
+//! Fragment lighting has tests of its own over pica::smith::lit_state keys, whose last stage
+//! passes a lighting colour to the output: PICA_FS_LIT_KEYS (default 2,000; 300 with
+//! SHADERPORT_QUICK) through the compute entry point within 1 LSB per channel
+//! (docs/pica-fragment.md, "Fragment lighting in the shader"), PICA_FS_LIT_RENDER_KEYS
+//! (default 20) through the fragment entry point.
 
 use arbitrary::Unstructured;
 use gpu::pica_fs::{check_state, FragmentRunner, UnitTextures};
