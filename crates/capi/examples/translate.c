@@ -135,15 +135,18 @@ int main(int argc, char **argv) {
     failed |= write_output(output, argv[2], "fragment.spv");
     sp_output_free(output);
 
-    /* Fragment lighting is valid but not translated yet: SP_ERROR_UNSUPPORTED, named. */
+    /* Fragment lighting (one light) read by stage 0: its parameters and LUTs are in the same
+     * uniform block. */
     key.lighting.enabled = 1;
     key.lighting.count = 1;
     key.texenv[0].rgb_source[0] = 1; /* fragment primary colour */
-    if (sp_pica_fragment_translate(&key, &options, cache, &output, &error) != SP_ERROR_UNSUPPORTED || output) {
-        fprintf(stderr, "a lighting key was accepted\n");
+    if (sp_pica_fragment_translate(&key, &options, cache, &output, &error) != SP_OK) {
+        fprintf(stderr, "lit fragment: %s (code %d)\n", error.message, error.code);
         return 1;
     }
-    printf("unsupported: %s\n", error.message);
+    printf("lit fragment: translated\n");
+    failed |= write_output(output, argv[2], "fragment_lit.spv");
+    sp_output_free(output);
 
     /* A malformed call is an error code and a message, never a crash. */
     program.entry = 99;

@@ -31,8 +31,8 @@
 // Please report it with the input.
 #define SP_ERROR_INTERNAL 6
 
-// The input is valid but uses something the translator does not cover yet (PICA200 fragment
-// lighting, a Latte TEX fetch, a Latte geometry program); the message names it.
+// The input is valid but uses something the translator does not cover yet (a Latte TEX fetch,
+// a Latte geometry program); the message names it.
 #define SP_ERROR_UNSUPPORTED 7
 
 // Bytes of `SpError.message`, its NUL included.
@@ -131,7 +131,7 @@
 #define SP_PICA_FOG_LUT_WORDS 128
 
 // Bytes of the uniform block `sp_pica_fragment_uniforms` writes.
-#define SP_PICA_FRAGMENT_UNIFORM_SIZE 14768
+#define SP_PICA_FRAGMENT_UNIFORM_SIZE 60640
 
 // Semantic components of the input map (`SpPicaFragmentKey.inputs`): the GPUREG_SH_OUTMAP_Oi
 // codes 0x00-0x17.
@@ -733,12 +733,13 @@ int32_t sp_pica_fragment_key_from_regs(const uint32_t *regs,
 
 // Writes the fragment shader's uniform block (std140, `SP_PICA_FRAGMENT_UNIFORM_SIZE` bytes:
 // the TexEnv constants, buffer colour, alpha reference, fog colour and decoded fog LUT, depth
-// scale and offset, wrap modes and border colours, the procedural texture's parameters) for a
-// register file of `SP_PICA_REGISTERS` words and the `SP_PICA_FOG_LUT_WORDS` words of the fog
+// scale and offset, wrap modes and border colours, the procedural texture's parameters,
+// fragment lighting's light parameters, ambient and LUT scales) for a register file of `SP_PICA_REGISTERS` words and the `SP_PICA_FOG_LUT_WORDS` words of the fog
 // LUT (null: all zero) to `buf`, which holds `len` bytes. The procedural texture's five LUTs
 // are not inputs of this call and are written as zeros: a caller that uses unit 3 writes them
-// at the offsets of docs/abi.md (2480 to the end). `*written` (when not null) is set to the block's size, also when `len` is
-// too small (then the code is `SP_ERROR_INVALID_ARGUMENT` and nothing is written).
+// at the offsets of docs/abi.md (2480-14767); fragment lighting's 24 LUTs likewise (15584 to
+// the end). `*written` (when not null) is set to the block's size, also when `len` is too
+// small (then the code is `SP_ERROR_INVALID_ARGUMENT` and nothing is written).
 //
 // # Safety
 // Each pointer argument is null or valid for what its documentation says, for the length
@@ -751,8 +752,7 @@ int32_t sp_pica_fragment_uniforms(const uint32_t *regs,
                                   SpError *error);
 
 // Translates a PICA200 fragment key to a fragment shader in the target of `options` (precision
-// is ignored: the float steps follow the reference's order in every precision). Keys that use
-// fragment lighting give `SP_ERROR_UNSUPPORTED`. Otherwise as
+// is ignored: the float steps follow the reference's order in every precision). Otherwise as
 // `sp_pica_translate`.
 //
 // # Safety

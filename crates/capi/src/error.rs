@@ -23,8 +23,8 @@ pub const SP_ERROR_IO: i32 = 5;
 /// Please report it with the input.
 pub const SP_ERROR_INTERNAL: i32 = 6;
 
-/// The input is valid but uses something the translator does not cover yet (PICA200 fragment
-/// lighting, a Latte TEX fetch, a Latte geometry program); the message names it.
+/// The input is valid but uses something the translator does not cover yet (a Latte TEX fetch,
+/// a Latte geometry program); the message names it.
 pub const SP_ERROR_UNSUPPORTED: i32 = 7;
 
 /// Bytes of `SpError.message`, its NUL included.

@@ -151,7 +151,7 @@ fn fragment_calls_name_what_is_wrong() {
     let code =
         unsafe { sp_pica_fragment_uniforms(regs.as_ptr(), null(), buf.as_mut_ptr(), 100, &mut written, &mut error) };
     assert_eq!(code, SP_ERROR_INVALID_ARGUMENT);
-    assert_eq!(message(&error), "len 100 is under SP_PICA_FRAGMENT_UNIFORM_SIZE (14768)");
+    assert_eq!(message(&error), "len 100 is under SP_PICA_FRAGMENT_UNIFORM_SIZE (60640)");
     assert_eq!(written, SP_PICA_FRAGMENT_UNIFORM_SIZE);
     let code = unsafe {
         sp_pica_fragment_uniforms(
@@ -169,7 +169,7 @@ fn fragment_calls_name_what_is_wrong() {
     let code = unsafe {
         sp_pica_fragment_uniforms(regs.as_ptr(), lut.as_ptr(), buf.as_mut_ptr(), buf.len(), &mut written, &mut error)
     };
-    assert_eq!((code, written), (SP_OK, 14768));
+    assert_eq!((code, written), (SP_OK, 60640));
     let memories = pica::state::Memories { fog: std::sync::Arc::new(lut.try_into().unwrap()), ..Default::default() };
     let want =
         translate::pica_fs::UniformBlock::from_uniforms(&pica::fixed::FragmentUniforms::from_regs(&regs, &memories));
@@ -202,7 +202,7 @@ fn fragment_calls_name_what_is_wrong() {
     k.inputs[8] = SpPicaInputSlot { reg: 16, component: 0 };
     assert_eq!(pica_fragment(&k, &d, null()).unwrap_err().1, "inputs[8].reg is 16, over its largest value 15");
 
-    // Lighting read by stage 0: valid, not translated yet.
+    // Lighting read by stage 0 is translated.
     let mut k = key;
     k.lighting.enabled = 1;
     k.lighting.count = 1;
@@ -210,13 +210,7 @@ fn fragment_calls_name_what_is_wrong() {
     k.texenv[0].rgb_combine = 0; // replace
     k.alpha_test = 1;
     k.shadow_render = 0;
-    assert_eq!(
-        pica_fragment(&k, &d, null()).unwrap_err(),
-        (
-            SP_ERROR_UNSUPPORTED,
-            "the fragment state uses fragment lighting, which the fragment translation does not cover yet".into()
-        )
-    );
+    assert!(pica_fragment(&k, &d, null()).is_ok());
     let mut k = key;
     k.proctex.enabled = 1;
     k.texenv[0].rgb_source[0] = 6; // texture 3

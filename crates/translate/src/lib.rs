@@ -112,8 +112,9 @@ pub enum Error {
         #[source]
         source: Box<dyn std::error::Error + Send + Sync + 'static>,
     },
-    /// A PICA200 fragment key uses a stage the fragment translation does not cover yet
-    /// (fragment lighting): refused rather than translated as zero.
+    /// A PICA200 fragment key uses a stage the fragment translation does not cover yet: refused
+    /// rather than translated as zero. Every stage is covered now (fragment lighting was the
+    /// last); the variant stays for the C ABI's `SP_ERROR_UNSUPPORTED` mapping.
     #[error("the fragment state uses {0}, which the fragment translation does not cover yet")]
     FragmentUnsupported(&'static str),
 }

@@ -4,7 +4,7 @@
 
 use arbitrary::Unstructured;
 use pica::fixed::{FragmentKey, FragmentUniforms};
-use pica::smith::{fragment_state, proctex_state};
+use pica::smith::{fragment_state, lit_state, proctex_state};
 use pica::state::GpuState;
 use testkit::{glslang, par_map, spirv_val, tool};
 use translate::pica_fs::{self, InputMap, Options};
@@ -222,4 +222,70 @@ fn the_input_map_places_the_fragment_inputs() {
     // o0 carries only the position, which the fragment stage reads from its builtin.
     assert!(!wgsl.contains("o0:"), "{wgsl}");
     assert_eq!(input_map().slots[pica::regs::layouts::OutputSemantic::Texcoord0W.raw() as usize], Some((2, 2)));
+}
+
+/// Lit keys (pica::smith::lit_state: every light count, configuration, LUT, selector, abs flag,
+/// per-light flag, bump mode, shadow and Fresnel flag) translate to every back end (spirv-val
+/// and glslangValidator check SPIR-V, GLSL and GLSL ES), and the median time of a translation to SPIR-V is printed beside that of
+/// unlit keys (the per-key budget is 100 us on an unloaded machine; not asserted on a shared
+/// one).
+#[test]
+fn random_lit_keys_translate_to_every_backend() {
+    let n = testkit::count("PICA_FS_LIT_KEYS", if testkit::quick() { 100 } else { 400 });
+    let (check_spv, check_glsl) = (tool("spirv-val"), tool("glslangValidator"));
+    let dir = testkit::temp_dir("pica-fs-lit");
+    let map = input_map();
+    let (mut spv, mut glsl, mut times) = (Vec::new(), Vec::new(), Vec::new());
+    let mut counts = [0u32; 8];
+    for seed in 0..n {
+        let s = lit_state(&mut Unstructured::new(&bytes(seed ^ 0x11, 16384))).unwrap();
+        let key = FragmentKey::from_state(&s);
+        assert!(key.lighting.enabled, "seed {seed}: the last stage reads a lighting colour");
+        counts[usize::from(key.lighting.count - 1)] += 1;
+        let options = Options { compute_wrapper: seed % 3 == 0 };
+        let start = std::time::Instant::now();
+        let t = pica_fs::translate(&key, &map, &options).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
+        let words = t.spirv().unwrap();
+        times.push(start.elapsed());
+        assert!(!words.is_empty());
+        for target in Target::ALL {
+            let out = t.write(target).unwrap_or_else(|e| panic!("seed {seed} {}: {e:?}", target.name()));
+            assert!(!out.to_bytes().is_empty());
+            let file = match (&out, target) {
+                (Output::Words(_), Target::SpirV) if check_spv => dir.join(format!("{seed}.spv")),
+                (Output::Text(_), Target::Glsl) if check_glsl => dir.join(format!("{seed}.frag")),
+                (Output::Text(_), Target::GlslEs) if check_glsl => dir.join(format!("{seed}.es.frag")),
+                _ => continue,
+            };
+            std::fs::write(&file, out.to_bytes()).unwrap();
+            if target == Target::SpirV {
+                spv.push(file)
+            } else {
+                glsl.push(file)
+            }
+        }
+    }
+    times.sort();
+    let mut plain: Vec<std::time::Duration> = (0..n)
+        .map(|seed| {
+            let key = FragmentKey::from_state(&state(seed));
+            let start = std::time::Instant::now();
+            let words = pica_fs::fragment(&key, &map).and_then(|t| t.spirv()).unwrap();
+            assert!(!words.is_empty());
+            start.elapsed()
+        })
+        .collect();
+    plain.sort();
+    eprintln!(
+        "{n} lit keys (light counts 1-8: {counts:?}); median translation to SPIR-V {:?} (unlit keys: {:?})",
+        times[times.len() / 2],
+        plain[plain.len() / 2]
+    );
+    assert!(counts.iter().all(|&c| c > 0), "{counts:?}");
+    let bad: Vec<String> = par_map(&spv, |f| spirv_val(f)).into_iter().flatten().collect();
+    assert!(bad.is_empty(), "spirv-val: {}", bad.join("\n"));
+    let batches: Vec<&[std::path::PathBuf]> = glsl.chunks(200).collect();
+    let bad: Vec<String> = par_map(&batches, |b| glslang(b)).into_iter().flatten().collect();
+    assert!(bad.is_empty(), "glslang: {}", bad.join("\n"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

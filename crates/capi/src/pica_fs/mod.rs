@@ -30,7 +30,7 @@ pub const SP_PICA_REGISTERS: usize = 0x300;
 /// Words of the fog LUT (what the host uploaded through GPUREG_FOG_LUT_DATA).
 pub const SP_PICA_FOG_LUT_WORDS: usize = 128;
 /// Bytes of the uniform block `sp_pica_fragment_uniforms` writes.
-pub const SP_PICA_FRAGMENT_UNIFORM_SIZE: usize = 14768;
+pub const SP_PICA_FRAGMENT_UNIFORM_SIZE: usize = 60640;
 
 // The header's numbers are literals (cbindgen does not read other crates' constants): they
 // must stay the library's.
@@ -62,12 +62,13 @@ pub unsafe extern "C" fn sp_pica_fragment_key_from_regs(
 
 /// Writes the fragment shader's uniform block (std140, `SP_PICA_FRAGMENT_UNIFORM_SIZE` bytes:
 /// the TexEnv constants, buffer colour, alpha reference, fog colour and decoded fog LUT, depth
-/// scale and offset, wrap modes and border colours, the procedural texture's parameters) for a
-/// register file of `SP_PICA_REGISTERS` words and the `SP_PICA_FOG_LUT_WORDS` words of the fog
+/// scale and offset, wrap modes and border colours, the procedural texture's parameters,
+/// fragment lighting's light parameters, ambient and LUT scales) for a register file of `SP_PICA_REGISTERS` words and the `SP_PICA_FOG_LUT_WORDS` words of the fog
 /// LUT (null: all zero) to `buf`, which holds `len` bytes. The procedural texture's five LUTs
 /// are not inputs of this call and are written as zeros: a caller that uses unit 3 writes them
-/// at the offsets of docs/abi.md (2480 to the end). `*written` (when not null) is set to the block's size, also when `len` is
-/// too small (then the code is `SP_ERROR_INVALID_ARGUMENT` and nothing is written).
+/// at the offsets of docs/abi.md (2480-14767); fragment lighting's 24 LUTs likewise (15584 to
+/// the end). `*written` (when not null) is set to the block's size, also when `len` is too
+/// small (then the code is `SP_ERROR_INVALID_ARGUMENT` and nothing is written).
 ///
 /// # Safety
 /// Each pointer argument is null or valid for what its documentation says, for the length
@@ -108,8 +109,7 @@ pub unsafe extern "C" fn sp_pica_fragment_uniforms(
 }
 
 /// Translates a PICA200 fragment key to a fragment shader in the target of `options` (precision
-/// is ignored: the float steps follow the reference's order in every precision). Keys that use
-/// fragment lighting give `SP_ERROR_UNSUPPORTED`. Otherwise as
+/// is ignored: the float steps follow the reference's order in every precision). Otherwise as
 /// `sp_pica_translate`.
 ///
 /// # Safety

@@ -224,3 +224,163 @@ pub fn fragment_inputs(u: &mut Unstructured) -> Result<FragmentInputs> {
     f.w = value(u, 0.25, 8.0)?;
     Ok(f)
 }
+
+/// A smooth random function on [-1, 1] with values in [0, 1]: the straight lines between nine
+/// random knots at x = -1, -0.75, ..., 1.
+fn smooth(u: &mut Unstructured) -> Result<[f32; 9]> {
+    let mut knots = [0.0f32; 9];
+    for k in knots.iter_mut() {
+        *k = f32::from(u.int_in_range(0..=1000u16)?) / 1000.0;
+    }
+    Ok(knots)
+}
+
+fn at(knots: &[f32; 9], x: f32) -> f32 {
+    let s = ((x.clamp(-1.0, 1.0) + 1.0) * 4.0).min(7.999);
+    let i = s.floor() as usize;
+    let f = s - i as f32;
+    knots[i] + (knots[i + 1] - knots[i]) * f
+}
+
+/// A lighting LUT (facts 3.7) sampling `knots` as a program builds one (citro3d's lightlut.c:
+/// each entry's delta is the step to the next entry): for signed indexing (`signed`) entry
+/// `k & 255` holds x = k / 128, k in -128..127, else entry i holds x = i / 256.
+fn lighting_lut(knots: &[f32; 9], signed: bool) -> [u32; 256] {
+    let mut t = [0u32; 256];
+    let x_of = |i: i32| if signed { i as f32 / 128.0 } else { i as f32 / 256.0 };
+    let range = if signed { -128..128 } else { 0..256 };
+    for i in range {
+        let (a, b) = (at(knots, x_of(i)), at(knots, x_of(i + 1)));
+        let value = ((a * 4095.0).round() as u32).min(0xFFF);
+        let d = b - a;
+        let magnitude = ((d.abs() * 2047.0).round() as u32).min(0x7FF);
+        t[(i & 0xFF) as usize] = value | (magnitude << 12) | (u32::from(d < 0.0) << 23);
+    }
+    t
+}
+
+/// A random state with fragment lighting enabled (facts 3) and its colours reaching the output
+/// unchanged: a [`fragment_state`], then the lighting registers and LUTs, and the last TexEnv
+/// stage replacing the colour with the fragment primary or secondary colour and the alpha with
+/// one of them, with fog, the alpha test and the shadow-render mode off (the other tests cover
+/// those bit for bit on integer inputs; here the output is the lighting colours themselves).
+///
+/// Every light count 1-8, permutation, light-environment configuration (undefined ones too),
+/// LUT enable, input selector (6 and 7 too), abs flag and scale, directional / positional,
+/// two-sided, geometric factors, spot, distance attenuation, shadow (with invert, primary,
+/// secondary, alpha), bump mode and unit, renormalisation, Fresnel to either alpha and
+/// clamp-highlights turn up. Light colours use the 10-bit fields (mostly at most 255),
+/// positions are f16 (one in sixteen any bits), spot directions any 13-bit value. The LUTs are
+/// random smooth functions sampled as a program builds them (`lighting_lut`): with entries
+/// that jump, an input one ulp either side of an entry boundary (division and square root are
+/// not exact on a Vulkan device) would pick a different entry.
+pub fn lit_state(u: &mut Unstructured) -> Result<GpuState> {
+    use crate::fixed::lighting::ids as l;
+    let mut s = fragment_state(u)?;
+    let r = &mut s.regs;
+    r[usize::from(l::LIGHTING_ENABLE0)] = 1;
+    r[usize::from(l::LIGHTING_ENABLE1)] = 0;
+    r[usize::from(l::NUM_LIGHTS)] = u.int_in_range(0..=7u32)?;
+    let config = field(u, &[0, 1, 2, 3, 4, 5, 6, 8, 8, 8], 16)?;
+    let bit = |u: &mut Unstructured| -> Result<u32> { Ok(u32::from(u.arbitrary::<bool>()?)) };
+    let c0 = bit(u)?
+        | (u.int_in_range(0..=3u32)? << 2)
+        | (config << 4)
+        | (bit(u)? << 16)
+        | (bit(u)? << 17)
+        | (bit(u)? << 18)
+        | (bit(u)? << 19)
+        | (u.int_in_range(0..=3u32)? << 22)
+        | (u.int_in_range(0..=3u32)? << 24)
+        | (bit(u)? << 27)
+        | (u.int_in_range(0..=3u32)? << 28)
+        | (bit(u)? << 30);
+    r[usize::from(l::CONFIG0)] = c0;
+    // CONFIG1: each LUT and each light's spot / DA / shadow mostly enabled (bits clear).
+    let mut c1 = 0u32;
+    for b in (0..32).filter(|&b| b != 18) {
+        if u.ratio(1u8, 3u8)? {
+            c1 |= 1 << b;
+        }
+    }
+    r[usize::from(l::CONFIG1)] = c1 | (1 << 18);
+    let (mut abs, mut select, mut scale) = (0u32, 0u32, 0u32);
+    for k in 0..7 {
+        abs |= bit(u)? << (4 * k + 1);
+        select |= field(u, &[0, 1, 2, 3, 4, 5], 8)? << (4 * k);
+        scale |= field(u, &[0, 0, 0, 1, 2, 6, 7, 3], 8)? << (4 * k);
+    }
+    r[usize::from(l::LUTINPUT_ABS)] = abs;
+    r[usize::from(l::LUTINPUT_SELECT)] = select;
+    r[usize::from(l::LUTINPUT_SCALE)] = scale;
+    let mut perm = 0u32;
+    for slot in 0..8 {
+        perm |= u.int_in_range(0..=7u32)? << (4 * slot);
+    }
+    r[usize::from(l::LIGHT_PERMUTATION)] = perm;
+    let color = |u: &mut Unstructured| -> Result<u32> {
+        let limit = if u.ratio(7u8, 8u8)? { 255 } else { 1023 };
+        let mut c = 0;
+        for shift in [0, 10, 20] {
+            c |= u.int_in_range(0..=limit)? << shift;
+        }
+        Ok(c)
+    };
+    r[usize::from(l::AMBIENT_GLOBAL)] = color(u)?;
+    for id in 0..8u16 {
+        let base = usize::from(l::LIGHT_BASE + l::LIGHT_STRIDE * id);
+        for k in [l::SPECULAR0, l::SPECULAR1, l::DIFFUSE, l::AMBIENT] {
+            r[base + usize::from(k)] = color(u)?;
+        }
+        r[base + usize::from(l::XY)] = half(u, 10, 17, true)? | (half(u, 10, 17, true)? << 16);
+        r[base + usize::from(l::Z)] = half(u, 10, 17, true)?;
+        r[base + usize::from(l::SPOTDIR_XY)] =
+            (u.arbitrary::<u32>()? & 0x1FFF) | ((u.arbitrary::<u32>()? & 0x1FFF) << 16);
+        r[base + usize::from(l::SPOTDIR_Z)] = u.arbitrary::<u32>()? & 0x1FFF;
+        r[base + usize::from(l::CONFIG)] = u.int_in_range(0..=15u32)?;
+        // f20 (bias 63): mostly magnitudes 2^-4 to 2^2.
+        let f20 = |u: &mut Unstructured| -> Result<u32> {
+            if u.ratio(1u8, 16u8)? {
+                return Ok(u.arbitrary::<u32>()? & 0xF_FFFF);
+            }
+            let sign = u32::from(u.ratio(1u8, 4u8)?) << 19;
+            Ok(sign | (u.int_in_range(59..=65u32)? << 12) | u.int_in_range(0..=0xFFFu32)?)
+        };
+        r[base + usize::from(l::ATTENUATION_BIAS)] = f20(u)?;
+        r[base + usize::from(l::ATTENUATION_SCALE)] = f20(u)?;
+    }
+    // The last stage: RGB from the fragment primary or secondary colour, alpha from either.
+    let b = usize::from(ids::TEXENV[5]);
+    r[b] = u.int_in_range(1..=2u32)? | (u.int_in_range(1..=2u32)? << 16);
+    r[b + 1] = 0;
+    r[b + 2] = 0;
+    r[b + 4] = 0;
+    let fog = &mut r[usize::from(ids::TEXENV_UPDATE_BUFFER)];
+    *fog &= !7;
+    r[usize::from(ids::ALPHA_TEST)] &= !1;
+    r[usize::from(ids::COLOR_OPERATION)] = 0;
+    // The tables: D0, D1, FR, RB, RG, RR by their own abs flags, SP (8-15) by SP's, DA
+    // (16-23) unsigned.
+    let signed = |lut: usize| abs & (1 << (4 * lut + 1)) != 0;
+    let mut luts = vec![[0u32; 256]; crate::state::LIGHTING_LUTS];
+    for (n, t) in luts.iter_mut().enumerate() {
+        let sg = match n {
+            0 => signed(0),
+            1 => signed(1),
+            3..=6 => signed(n),
+            8..=15 => signed(2),
+            _ => false,
+        };
+        if u.ratio(1u8, 4u8)? {
+            // Any entries (values and deltas that jump), which the shader must decode as the
+            // reference does.
+            for e in t.iter_mut() {
+                *e = u.arbitrary::<u32>()? & 0xFF_FFFF;
+            }
+        } else {
+            *t = lighting_lut(&smooth(u)?, sg);
+        }
+    }
+    s.memories.lighting = std::sync::Arc::new(luts);
+    Ok(s)
+}

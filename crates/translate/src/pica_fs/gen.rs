@@ -12,12 +12,14 @@ use naga::{
 use pica::fixed::{decisions, FogKey, FragmentKey, TextureUnitKey, UnitKind};
 use pica::regs::layouts::{CompareFunc, OutputSemantic as S};
 
+use super::lighting::{LIGHT_VEC4S, LUT_TABLES, LUT_VEC4S};
 use super::values::Shared;
 use super::PROCTEX_OFFSET;
 use super::{InputMap, TextureBinding};
 use super::{BUFFER_COLOR_OFFSET, DEPTH_OFFSET, FOG_COLOR_OFFSET, FOG_LUT_OFFSET, PARAMS_OFFSET, SAMPLERS_OFFSET};
 use super::{COMPUTE_ENTRY, COMPUTE_IN_BINDING, COMPUTE_OUT_BINDING, COMPUTE_WORKGROUP, ENTRY, PIPELINE_FN};
 use super::{KIND_COLOR, KIND_DISCARDED, KIND_SHADOW, RECORD_VEC4S, TEXTURE_BINDING, UNIFORM_BINDING, UNIFORM_SIZE};
+use super::{LIGHTING_LIGHTS_OFFSET, LIGHTING_LUTS_OFFSET, LIGHTING_OFFSET};
 use super::{PROCTEX_ALPHA_LUT_OFFSET, PROCTEX_COLOR_LUT_OFFSET, PROCTEX_DIFF_LUT_OFFSET, PROCTEX_MAP_LUT_OFFSET};
 use crate::builder::{array, entry_point, global, vector, FnBuilder, F32, I32, U32};
 
@@ -40,6 +42,9 @@ pub(super) mod member {
     pub const PROCTEX_ALPHA_LUT: u32 = 12;
     pub const PROCTEX_COLOR_LUT: u32 = 13;
     pub const PROCTEX_DIFF_LUT: u32 = 14;
+    pub const LIGHTING_GLOBAL: u32 = 15;
+    pub const LIGHTING_LIGHTS: u32 = 16;
+    pub const LIGHTING_LUTS: u32 = 17;
 }
 
 /// The types the generator uses.
@@ -75,10 +80,8 @@ pub(super) struct Args {
     pub color: H,
     pub texcoord: [H; 3],
     pub texcoord0_w: H,
-    /// Read by fragment lighting once it exists.
-    #[allow(dead_code)]
+    /// Read by fragment lighting.
     pub normquat: H,
-    #[allow(dead_code)]
     pub view: H,
     pub z_over_w: H,
     pub w: H,
@@ -127,10 +130,15 @@ fn output_location(location: u32) -> Binding {
 }
 
 /// The texture units the pipeline samples: enabled units read by a source a combine function
-/// reads (the reference samples an enabled unit only for its colour, so an unread unit changes
-/// nothing).
+/// reads or by fragment lighting as its bump or shadow unit (the reference samples an enabled
+/// unit only for its colour, so an unread unit changes nothing).
 pub(super) fn units_read(key: &FragmentKey) -> [bool; 3] {
     let mut read = [false; 3];
+    for u in key.lighting.units_read().into_iter().flatten() {
+        if u < 3 {
+            read[usize::from(u)] |= key.textures[usize::from(u)].kind != UnitKind::Off;
+        }
+    }
     for (i, st) in key.texenv.iter().enumerate() {
         for s in super::stages::sources_read(i, st) {
             match super::stages::texture_unit(s) {
@@ -166,6 +174,9 @@ pub(super) fn module(key: &FragmentKey, inputs: &InputMap, compute: bool) -> (Mo
         member(&mut m, "proctex_alpha_lut", t.f4, 128, PROCTEX_ALPHA_LUT_OFFSET),
         member(&mut m, "proctex_color_lut", t.f4, 256, PROCTEX_COLOR_LUT_OFFSET),
         member(&mut m, "proctex_diff_lut", t.f4, 256, PROCTEX_DIFF_LUT_OFFSET),
+        member(&mut m, "lighting_global", t.f4, 3, LIGHTING_OFFSET),
+        member(&mut m, "lighting_lights", t.f4, 8 * LIGHT_VEC4S, LIGHTING_LIGHTS_OFFSET),
+        member(&mut m, "lighting_luts", t.f4, LUT_TABLES * LUT_VEC4S, LIGHTING_LUTS_OFFSET),
     ];
     let block = m.types.insert(
         Type { name: Some("PicaFragmentUniforms".into()), inner: TypeInner::Struct { members, span: UNIFORM_SIZE } },
@@ -492,14 +503,6 @@ impl Gen<'_> {
     pub fn shl(&mut self, a: H, by: u32) -> H {
         let s = self.uint(by);
         self.bin(Op::ShiftLeft, a, s)
-    }
-
-    /// Step 4: fragment lighting's primary and secondary colours. `translate` refuses keys
-    /// that enable it, so this is (0, 0, 0, 0); this is where its code goes. (Unit 3, the
-    /// procedural texture, is in `proctex`.)
-    pub fn lighting(&mut self) -> (H, H) {
-        let z = self.int(4, 0);
-        (z, z)
     }
 
     /// Step 7 (`output::alpha_test`) on the combiner's alpha: a bool.

@@ -21,13 +21,15 @@
 //! ```
 
 mod gen;
+pub mod lighting;
 mod proctex;
 mod stages;
 mod values;
 
 use naga::valid::ModuleInfo;
 use naga::{Module, ShaderStage};
-use pica::fixed::{decisions, lut, FragmentKey, FragmentResult, FragmentUniforms, ProcTexUniforms};
+use pica::fixed::lighting::LutId;
+use pica::fixed::{decisions, lut, FragmentKey, FragmentResult, FragmentUniforms, LightingUniforms, ProcTexUniforms};
 use pica::regs::layouts::{OutputSemantic, TexParam, Wrap};
 
 use crate::{backend, Error, Output, Precision, Target};
@@ -66,8 +68,13 @@ pub const PROCTEX_MAP_LUT_OFFSET: u32 = 2480;
 pub const PROCTEX_ALPHA_LUT_OFFSET: u32 = 4528;
 pub const PROCTEX_COLOR_LUT_OFFSET: u32 = 6576;
 pub const PROCTEX_DIFF_LUT_OFFSET: u32 = 10672;
-/// Size of the uniform block in bytes.
-pub const UNIFORM_SIZE: u32 = 14768;
+/// Fragment lighting: the global ambient and the LUT scales (3 vec4s), the eight light slots
+/// (6 vec4s each), the 22 decoded LUTs (128 vec4s each); docs/abi.md.
+pub const LIGHTING_OFFSET: u32 = 14768;
+pub const LIGHTING_LIGHTS_OFFSET: u32 = 14816;
+pub const LIGHTING_LUTS_OFFSET: u32 = 15584;
+/// Size of the uniform block in bytes (under the 64 KiB of a uniform binding).
+pub const UNIFORM_SIZE: u32 = 60640;
 
 /// Values of [`ResultWord::kind`]: the three [`FragmentResult`] variants.
 pub const KIND_COLOR: u32 = 0;
@@ -203,6 +210,75 @@ pub struct UniformBlock {
     /// The procedural texture (unit 3); the tables decoded by the reference's own functions,
     /// so the shader does no division and reads the exact f32 values the reference does.
     pub proctex: ProcTexBlock,
+    /// Fragment lighting.
+    pub lighting: LightingBlock,
+}
+
+/// Fragment lighting's part of the uniform block (docs/abi.md): the tables decoded on the CPU
+/// by `lut::lighting_entry` (decision D18), so the shader does no division and reads the exact
+/// f32 values the reference does; SP and DA by slot, so the shader needs no light id.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LightingBlock {
+    /// (global ambient R, G, B, 0), (scale D0, D1, SP, FR), (scale RB, RG, RR, 0).
+    pub global: [[f32; 4]; 3],
+    /// Per slot s at `6 s`: specular 0, specular 1, diffuse, ambient (R, G, B, 0), (position,
+    /// DA bias), (spot direction as stored, DA scale).
+    pub lights: [[f32; 4]; 48],
+    /// Table t entry i at `128 t + i / 2`, (value, delta) in components `2 (i & 1)` and
+    /// `2 (i & 1) + 1`; tables D0, D1, FR, RB, RG, RR, SP of slots 0-7, DA of slots 0-7.
+    pub luts: Vec<[f32; 4]>,
+}
+
+impl Default for LightingBlock {
+    fn default() -> Self {
+        LightingBlock {
+            global: [[0.0; 4]; 3],
+            lights: [[0.0; 4]; 48],
+            luts: vec![[0.0; 4]; (lighting::LUT_TABLES * lighting::LUT_VEC4S) as usize],
+        }
+    }
+}
+
+impl LightingBlock {
+    /// The block of the reference's lighting uniforms.
+    pub fn from_uniforms(u: &LightingUniforms) -> LightingBlock {
+        let mut b = LightingBlock::default();
+        let s = u.lut_scale;
+        b.global = [[u.ambient[0], u.ambient[1], u.ambient[2], 0.0], [s[0], s[1], s[2], s[3]], [s[4], s[5], s[6], 0.0]];
+        let v3 = |v: [f32; 3], w: f32| [v[0], v[1], v[2], w];
+        for (slot, l) in u.lights.iter().enumerate() {
+            let at = 6 * slot;
+            b.lights[at] = v3(l.specular0, 0.0);
+            b.lights[at + 1] = v3(l.specular1, 0.0);
+            b.lights[at + 2] = v3(l.diffuse, 0.0);
+            b.lights[at + 3] = v3(l.ambient, 0.0);
+            b.lights[at + 4] = v3(l.position, l.da_bias);
+            b.lights[at + 5] = v3(l.spot_direction, l.da_scale);
+        }
+        let mut put = |t: u32, table: &[u32; lut::LIGHTING_LUT_ENTRIES]| {
+            for (i, &raw) in table.iter().enumerate() {
+                let (value, delta) = lut::lighting_entry(raw);
+                let e = &mut b.luts[(t * lighting::LUT_VEC4S) as usize + i / 2];
+                e[2 * (i & 1)] = value;
+                e[2 * (i & 1) + 1] = delta;
+            }
+        };
+        for l in [LutId::D0, LutId::D1, LutId::Fr, LutId::Rb, LutId::Rg, LutId::Rr] {
+            put(lighting::shared_table(l), u.table(l.table()));
+        }
+        for (slot, l) in u.lights.iter().enumerate() {
+            let id = usize::from(l.id & 7);
+            put(lighting::sp_table(slot as u32), u.table(8 + id));
+            put(lighting::da_table(slot as u32), u.table(16 + id));
+        }
+        b
+    }
+
+    fn write(&self, out: &mut Vec<u8>) {
+        for v in self.global.iter().chain(&self.lights).chain(&self.luts) {
+            v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
+        }
+    }
 }
 
 /// The procedural texture's part of the uniform block (docs/abi.md).
@@ -291,6 +367,7 @@ impl Default for UniformBlock {
             samplers: [[0; 4]; 6],
             fog_lut: [[0.0; 4]; 128],
             proctex: ProcTexBlock::default(),
+            lighting: LightingBlock::default(),
         }
     }
 }
@@ -321,6 +398,7 @@ impl UniformBlock {
                 [value, delta, 0.0, 0.0]
             }),
             proctex: ProcTexBlock::from_uniforms(&u.proctex),
+            lighting: LightingBlock::from_uniforms(&u.lighting),
         }
     }
 
@@ -339,6 +417,7 @@ impl UniformBlock {
             v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
         }
         self.proctex.write(&mut out);
+        self.lighting.write(&mut out);
         out
     }
 }
@@ -403,7 +482,6 @@ pub struct Options {
 /// Translates a fragment key to a fragment module.
 ///
 /// # Errors
-/// [`Error::FragmentUnsupported`] when the key enables fragment lighting;
 /// [`Error::Validation`] if the module does not validate (a bug in the translator).
 pub fn fragment(key: &FragmentKey, inputs: &InputMap) -> Result<Translation, Error> {
     translate(key, inputs, &Options::default())
@@ -414,9 +492,6 @@ pub fn fragment(key: &FragmentKey, inputs: &InputMap) -> Result<Translation, Err
 /// # Errors
 /// As [`fragment`].
 pub fn translate(key: &FragmentKey, inputs: &InputMap, options: &Options) -> Result<Translation, Error> {
-    if key.lighting.enabled {
-        return Err(Error::FragmentUnsupported("fragment lighting"));
-    }
     let (module, textures) = gen::module(key, inputs, options.compute_wrapper);
     let info = backend::validate(&module)?;
     Ok(Translation { module, info, textures })

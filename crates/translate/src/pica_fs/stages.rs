@@ -61,7 +61,9 @@ impl Gen<'_> {
     /// All six stages on the primary colour's bytes; returns the combiner output (`vec4<i32>`).
     pub(super) fn texenv(&mut self, primary: H) -> H {
         let key = self.key;
-        let (frag_primary, frag_secondary) = self.lighting();
+        // Lighting may read unit 3 (its bump or shadow unit): the combiners share that value.
+        let mut procedural = None;
+        let (frag_primary, frag_secondary) = self.lighting(&mut procedural);
         let reads_buffer = key
             .texenv
             .iter()
@@ -72,7 +74,6 @@ impl Gen<'_> {
         let mut previous = stage0_previous;
         let mut buffer = stage0_buffer;
         let mut next = if reads_buffer { Some(self.uniform(member::BUFFER_COLOR, 0)) } else { None };
-        let mut procedural = None;
         for (i, st) in key.texenv.iter().enumerate() {
             let view = View { previous, buffer };
             let sources = Sources { primary, frag_primary, frag_secondary };

@@ -146,7 +146,14 @@ impl Gen<'_> {
         let fb = &mut self.fb;
         let g = fb.global(self.uniforms);
         let p = fb.at(g, member);
-        let array = matches!(member, member::TEXENV_CONSTANT | member::SAMPLERS | member::FOG_LUT);
+        let array = matches!(
+            member,
+            member::TEXENV_CONSTANT
+                | member::SAMPLERS
+                | member::FOG_LUT
+                | member::LIGHTING_GLOBAL
+                | member::LIGHTING_LIGHTS
+        );
         let p = if array { fb.at(p, index) } else { p };
         let h = fb.load(p);
         self.loaded.insert((member, index), h);
