@@ -1,6 +1,6 @@
 //! A PICA200 fixed-function state -> fragment key -> naga module -> validation -> SPIR-V words,
 //! per key, over random states of `pica::smith::fragment_state` (and, in the summaries, of
-//! `proctex_state`); beside it
+//! `proctex_state` and `lit_state`); beside it
 //! `glslangValidator -V` on our GLSL 450 output of the same keys, in the same run.
 //!
 //! `cargo bench -p translate --bench pica_fs -- --warm-up-time 1 --measurement-time 2`
@@ -29,9 +29,13 @@ const KEYS: u64 = 48;
 type Generator = fn(&mut Unstructured) -> arbitrary::Result<GpuState>;
 
 /// The kinds of state the summaries cover: the pipeline without lighting and procedural texture
-/// (the criterion loop and the phases use these), and with the procedural texture on and read.
-const KINDS: [(&str, Generator); 2] =
-    [("fragment", pica::smith::fragment_state), ("procedural-texture", pica::smith::proctex_state)];
+/// (the criterion loop and the phases use these), with the procedural texture on and read, and
+/// with fragment lighting on.
+const KINDS: [(&str, Generator); 3] = [
+    ("fragment", pica::smith::fragment_state),
+    ("procedural-texture", pica::smith::proctex_state),
+    ("lit", pica::smith::lit_state),
+];
 
 fn states_of(generate: Generator) -> Vec<GpuState> {
     (0..KEYS)
