@@ -24,42 +24,98 @@ fn input_map() -> InputMap {
     InputMap::typical()
 }
 
-#[test]
-fn random_keys_translate_to_every_backend() {
-    let n = testkit::count("PICA_FS_KEYS", if testkit::quick() { 100 } else { 1000 });
-    let (check_spv, check_glsl) = (tool("spirv-val"), tool("glslangValidator"));
-    let dir = testkit::temp_dir("pica-fs");
-    let map = input_map();
-    let mut spv = Vec::new();
-    let mut glsl = Vec::new();
-    for seed in 0..n {
-        let s = state(seed);
-        let key = if seed % 2 == 0 { FragmentKey::from_state(&s) } else { FragmentKey::decode_raw(&s.regs) };
+/// Translations of a test's keys, written where spirv-val (SPIR-V) and glslangValidator (GLSL,
+/// GLSL ES) check them at the end, with the time of each translation to SPIR-V.
+struct Backends {
+    dir: std::path::PathBuf,
+    check_spv: bool,
+    check_glsl: bool,
+    spv: Vec<std::path::PathBuf>,
+    glsl: Vec<std::path::PathBuf>,
+    times: Vec<std::time::Duration>,
+}
+
+impl Backends {
+    fn new(name: &str) -> Backends {
+        Backends {
+            dir: testkit::temp_dir(name),
+            check_spv: tool("spirv-val"),
+            check_glsl: tool("glslangValidator"),
+            spv: Vec::new(),
+            glsl: Vec::new(),
+            times: Vec::new(),
+        }
+    }
+
+    /// Translates `key` (the compute wrapper on every third seed) and writes every target.
+    fn add(&mut self, seed: u64, key: &FragmentKey, map: &InputMap) {
         let options = Options { compute_wrapper: seed % 3 == 0 };
-        let t = pica_fs::translate(&key, &map, &options).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
+        let start = std::time::Instant::now();
+        let t = pica_fs::translate(key, map, &options).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
+        let words = t.spirv().unwrap();
+        self.times.push(start.elapsed());
+        assert!(!words.is_empty());
         for target in Target::ALL {
             let out = t.write(target).unwrap_or_else(|e| panic!("seed {seed} {}: {e:?}", target.name()));
             assert!(!out.to_bytes().is_empty());
             let file = match (&out, target) {
-                (Output::Words(_), Target::SpirV) if check_spv => dir.join(format!("{seed}.spv")),
-                (Output::Text(_), Target::Glsl) if check_glsl => dir.join(format!("{seed}.frag")),
-                (Output::Text(_), Target::GlslEs) if check_glsl => dir.join(format!("{seed}.es.frag")),
+                (Output::Words(_), Target::SpirV) if self.check_spv => self.dir.join(format!("{seed}.spv")),
+                (Output::Text(_), Target::Glsl) if self.check_glsl => self.dir.join(format!("{seed}.frag")),
+                (Output::Text(_), Target::GlslEs) if self.check_glsl => self.dir.join(format!("{seed}.es.frag")),
                 _ => continue,
             };
             std::fs::write(&file, out.to_bytes()).unwrap();
             if target == Target::SpirV {
-                spv.push(file)
+                self.spv.push(file)
             } else {
-                glsl.push(file)
+                self.glsl.push(file)
             }
         }
     }
-    let bad: Vec<String> = par_map(&spv, |f| spirv_val(f)).into_iter().flatten().collect();
-    assert!(bad.is_empty(), "spirv-val: {}", bad.join("\n"));
-    let batches: Vec<&[std::path::PathBuf]> = glsl.chunks(200).collect();
-    let bad: Vec<String> = par_map(&batches, |b| glslang(b)).into_iter().flatten().collect();
-    assert!(bad.is_empty(), "glslang: {}", bad.join("\n"));
-    let _ = std::fs::remove_dir_all(&dir);
+
+    /// The median translation time so far.
+    fn median_time(&self) -> std::time::Duration {
+        testkit::median(self.times.clone())
+    }
+
+    /// Runs the validators over every file written.
+    fn validate(self) {
+        let bad: Vec<String> = par_map(&self.spv, |f| spirv_val(f)).into_iter().flatten().collect();
+        assert!(bad.is_empty(), "spirv-val: {}", bad.join("\n"));
+        let batches: Vec<&[std::path::PathBuf]> = self.glsl.chunks(200).collect();
+        let bad: Vec<String> = par_map(&batches, |b| glslang(b)).into_iter().flatten().collect();
+        assert!(bad.is_empty(), "glslang: {}", bad.join("\n"));
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The median time of a translation to SPIR-V of `n` keys without lighting or unit 3, for
+/// scale on a loaded machine.
+fn plain_median(n: u64, map: &InputMap) -> std::time::Duration {
+    testkit::median(
+        (0..n)
+            .map(|seed| {
+                let key = FragmentKey::from_state(&state(seed));
+                let start = std::time::Instant::now();
+                let words = pica_fs::fragment(&key, map).and_then(|t| t.spirv()).unwrap();
+                assert!(!words.is_empty());
+                start.elapsed()
+            })
+            .collect(),
+    )
+}
+
+#[test]
+fn random_keys_translate_to_every_backend() {
+    let n = testkit::count("PICA_FS_KEYS", if testkit::quick() { 100 } else { 1000 });
+    let mut backends = Backends::new("pica-fs");
+    let map = input_map();
+    for seed in 0..n {
+        let s = state(seed);
+        let key = if seed % 2 == 0 { FragmentKey::from_state(&s) } else { FragmentKey::decode_raw(&s.regs) };
+        backends.add(seed, &key, &map);
+    }
+    backends.validate();
 }
 
 /// Procedural-texture keys (pica::smith::proctex_state: every coordinate set, clamp, mapping
@@ -71,10 +127,8 @@ fn random_keys_translate_to_every_backend() {
 fn random_proctex_keys_translate_to_every_backend() {
     use pica::fixed::ProcTexKey;
     let n = testkit::count("PICA_FS_PROCTEX_KEYS", if testkit::quick() { 100 } else { 600 });
-    let (check_spv, check_glsl) = (tool("spirv-val"), tool("glslangValidator"));
-    let dir = testkit::temp_dir("pica-fs-proctex");
+    let mut backends = Backends::new("pica-fs-proctex");
     let map = input_map();
-    let (mut spv, mut glsl, mut times) = (Vec::new(), Vec::new(), Vec::new());
     let mut seen = std::collections::HashSet::new();
     let fields = |k: &ProcTexKey| {
         [
@@ -101,45 +155,12 @@ fn random_proctex_keys_translate_to_every_backend() {
         for (i, v) in fields(&key.proctex).into_iter().enumerate() {
             seen.insert((i, v));
         }
-        let options = Options { compute_wrapper: seed % 3 == 0 };
-        let start = std::time::Instant::now();
-        let t = pica_fs::translate(&key, &map, &options).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
-        let words = t.spirv().unwrap();
-        times.push(start.elapsed());
-        assert!(!words.is_empty());
-        for target in Target::ALL {
-            let out = t.write(target).unwrap_or_else(|e| panic!("seed {seed} {}: {e:?}", target.name()));
-            assert!(!out.to_bytes().is_empty());
-            let file = match (&out, target) {
-                (Output::Words(_), Target::SpirV) if check_spv => dir.join(format!("{seed}.spv")),
-                (Output::Text(_), Target::Glsl) if check_glsl => dir.join(format!("{seed}.frag")),
-                (Output::Text(_), Target::GlslEs) if check_glsl => dir.join(format!("{seed}.es.frag")),
-                _ => continue,
-            };
-            std::fs::write(&file, out.to_bytes()).unwrap();
-            if target == Target::SpirV {
-                spv.push(file)
-            } else {
-                glsl.push(file)
-            }
-        }
+        backends.add(seed, &key, &map);
     }
-    times.sort();
-    // The same measure on keys without unit 3, for scale on a loaded machine.
-    let mut plain: Vec<std::time::Duration> = (0..n)
-        .map(|seed| {
-            let key = FragmentKey::from_state(&state(seed));
-            let start = std::time::Instant::now();
-            let words = pica_fs::fragment(&key, &map).and_then(|t| t.spirv()).unwrap();
-            assert!(!words.is_empty());
-            start.elapsed()
-        })
-        .collect();
-    plain.sort();
     eprintln!(
         "{enabled} proctex keys of {n} states; median translation to SPIR-V {:?} (keys without unit 3: {:?})",
-        times[times.len() / 2],
-        plain[plain.len() / 2]
+        backends.median_time(),
+        plain_median(n, &map)
     );
     // coords 0-2, clamps 0-4, functions 0-10 (10 = undefined), shifts 0-2, filters 0-5.
     let want: [u32; 10] = [3, 5, 5, 11, 11, 2, 2, 3, 3, 6];
@@ -147,12 +168,7 @@ fn random_proctex_keys_translate_to_every_backend() {
         let values = seen.iter().filter(|(f, v)| *f == i && *v < 100).count() as u32;
         assert_eq!(values, w, "field {i}: {:?}", seen.iter().filter(|(f, _)| *f == i).collect::<Vec<_>>());
     }
-    let bad: Vec<String> = par_map(&spv, |f| spirv_val(f)).into_iter().flatten().collect();
-    assert!(bad.is_empty(), "spirv-val: {}", bad.join("\n"));
-    let batches: Vec<&[std::path::PathBuf]> = glsl.chunks(200).collect();
-    let bad: Vec<String> = par_map(&batches, |b| glslang(b)).into_iter().flatten().collect();
-    assert!(bad.is_empty(), "glslang: {}", bad.join("\n"));
-    let _ = std::fs::remove_dir_all(&dir);
+    backends.validate();
 }
 
 #[test]
@@ -232,60 +248,21 @@ fn the_input_map_places_the_fragment_inputs() {
 #[test]
 fn random_lit_keys_translate_to_every_backend() {
     let n = testkit::count("PICA_FS_LIT_KEYS", if testkit::quick() { 100 } else { 400 });
-    let (check_spv, check_glsl) = (tool("spirv-val"), tool("glslangValidator"));
-    let dir = testkit::temp_dir("pica-fs-lit");
+    let mut backends = Backends::new("pica-fs-lit");
     let map = input_map();
-    let (mut spv, mut glsl, mut times) = (Vec::new(), Vec::new(), Vec::new());
     let mut counts = [0u32; 8];
     for seed in 0..n {
         let s = lit_state(&mut Unstructured::new(&bytes(seed ^ 0x11, 16384))).unwrap();
         let key = FragmentKey::from_state(&s);
         assert!(key.lighting.enabled, "seed {seed}: the last stage reads a lighting colour");
         counts[usize::from(key.lighting.count - 1)] += 1;
-        let options = Options { compute_wrapper: seed % 3 == 0 };
-        let start = std::time::Instant::now();
-        let t = pica_fs::translate(&key, &map, &options).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
-        let words = t.spirv().unwrap();
-        times.push(start.elapsed());
-        assert!(!words.is_empty());
-        for target in Target::ALL {
-            let out = t.write(target).unwrap_or_else(|e| panic!("seed {seed} {}: {e:?}", target.name()));
-            assert!(!out.to_bytes().is_empty());
-            let file = match (&out, target) {
-                (Output::Words(_), Target::SpirV) if check_spv => dir.join(format!("{seed}.spv")),
-                (Output::Text(_), Target::Glsl) if check_glsl => dir.join(format!("{seed}.frag")),
-                (Output::Text(_), Target::GlslEs) if check_glsl => dir.join(format!("{seed}.es.frag")),
-                _ => continue,
-            };
-            std::fs::write(&file, out.to_bytes()).unwrap();
-            if target == Target::SpirV {
-                spv.push(file)
-            } else {
-                glsl.push(file)
-            }
-        }
+        backends.add(seed, &key, &map);
     }
-    times.sort();
-    let mut plain: Vec<std::time::Duration> = (0..n)
-        .map(|seed| {
-            let key = FragmentKey::from_state(&state(seed));
-            let start = std::time::Instant::now();
-            let words = pica_fs::fragment(&key, &map).and_then(|t| t.spirv()).unwrap();
-            assert!(!words.is_empty());
-            start.elapsed()
-        })
-        .collect();
-    plain.sort();
     eprintln!(
         "{n} lit keys (light counts 1-8: {counts:?}); median translation to SPIR-V {:?} (unlit keys: {:?})",
-        times[times.len() / 2],
-        plain[plain.len() / 2]
+        backends.median_time(),
+        plain_median(n, &map)
     );
     assert!(counts.iter().all(|&c| c > 0), "{counts:?}");
-    let bad: Vec<String> = par_map(&spv, |f| spirv_val(f)).into_iter().flatten().collect();
-    assert!(bad.is_empty(), "spirv-val: {}", bad.join("\n"));
-    let batches: Vec<&[std::path::PathBuf]> = glsl.chunks(200).collect();
-    let bad: Vec<String> = par_map(&batches, |b| glslang(b)).into_iter().flatten().collect();
-    assert!(bad.is_empty(), "glslang: {}", bad.join("\n"));
-    let _ = std::fs::remove_dir_all(&dir);
+    backends.validate();
 }
