@@ -49,7 +49,7 @@ impl Backends {
 
     /// Translates `key` (the compute wrapper on every third seed) and writes every target.
     fn add(&mut self, seed: u64, key: &FragmentKey, map: &InputMap) {
-        let options = Options { compute_wrapper: seed % 3 == 0 };
+        let options = Options { compute_wrapper: seed.is_multiple_of(3) };
         let start = std::time::Instant::now();
         let t = pica_fs::translate(key, map, &options).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
         let words = t.spirv().unwrap();
