@@ -20,7 +20,9 @@
 //! passes a lighting colour to the output: PICA_FS_LIT_KEYS (default 2,000; 300 with
 //! SHADERPORT_QUICK) through the compute entry point within 1 LSB per channel
 //! (docs/pica-fragment.md, "Fragment lighting in the shader"), PICA_FS_LIT_RENDER_KEYS
-//! (default 20) through the fragment entry point.
+//! (default 20) through the fragment entry point. Both together (pica::smith::lit_proctex_state:
+//! the last stage modulates a lighting colour by unit 3): PICA_FS_LIT_PROCTEX_KEYS (default
+//! 1,000; 100 with SHADERPORT_QUICK), within both tolerances.
 
 use arbitrary::Unstructured;
 use gpu::pica_fs::{check_state, FragmentRunner, UnitTextures};
@@ -602,4 +604,119 @@ fn the_fragment_entry_point_renders_lit_keys() {
     eprintln!("{keys} lit keys rendered x {FRAGMENTS} fragments: {passed} passed, {failed} failed");
     assert_eq!(failed, 0, "{}", examples.join("\n"));
     assert_eq!(passed, keys * FRAGMENTS);
+}
+
+/// The lit and procedural-texture state of seed `seed` (`pica::smith::lit_proctex_state`), its
+/// uniforms and fragments with derivatives.
+fn lit_proctex_case(seed: u64) -> (pica::state::GpuState, FragmentUniforms, Vec<pica::fixed::FragmentInputs>) {
+    let data = bytes(seed ^ 0x7E11_9C00_0000_0000, 24576);
+    let mut u = Unstructured::new(&data);
+    let state = pica::smith::lit_proctex_state(&mut u).unwrap();
+    let fragments = (0..FRAGMENTS).map(|_| proctex_inputs(&mut u).unwrap_or_default()).collect();
+    let uniforms = FragmentUniforms::from_state(&state);
+    (state, uniforms, fragments)
+}
+
+/// One key with lighting and unit 3 on the device: each fragment's kind and depth equal to the
+/// reference's and each channel within [`LIT_TOLERANCE_LSB`] of it, or, for a mipmapped
+/// filter, of the reference with the derivatives scaled by 1 +/- 2^-20 (the log2 tolerance of
+/// [`check_proctex`]).
+fn check_lit_proctex(
+    runner: &FragmentRunner,
+    textures: &UnitTextures,
+    key: &FragmentKey,
+    uniforms: &FragmentUniforms,
+    fragments: &[FragmentInputs],
+) -> LitCheck {
+    let t = pica_fs::translate(key, &InputMap::default(), &pica_fs::Options { compute_wrapper: true }).unwrap();
+    let cube = t.textures()[0] == Some(TextureBinding::Cube);
+    let block = UniformBlock::from_uniforms(uniforms);
+    let pipeline = runner.compute_pipeline(&t.spirv().unwrap(), cube).unwrap();
+    let got = runner.dispatch(&pipeline, cube, &block, fragments).unwrap();
+    let reference =
+        |f: &FragmentInputs| ResultWord::of(&fixed::run(key, uniforms, f, &mut |r| textures.sample(&block, r)));
+    let within = |g: &ResultWord, w: &ResultWord| {
+        let (gb, wb) = (g.rgba.to_le_bytes(), w.rgba.to_le_bytes());
+        let diff = gb.iter().zip(wb).map(|(a, b)| a.abs_diff(b)).max().unwrap();
+        (g.kind == w.kind && g.depth == w.depth && g.intensity == w.intensity && diff <= LIT_TOLERANCE_LSB, diff)
+    };
+    let mipmapped = matches!(key.proctex.filter.raw(), 2..=5);
+    let mut c = LitCheck::default();
+    for (i, (g, f)) in got.iter().zip(fragments).enumerate() {
+        let want = reference(f);
+        let (gb, wb) = (g.rgba.to_le_bytes(), want.rgba.to_le_bytes());
+        let channels = gb.iter().zip(wb).filter(|(a, b)| **a != *b).count();
+        c.exact += 4 - channels;
+        c.off += channels;
+        c.interior += wb.iter().filter(|&&b| b != 0 && b != 255).count();
+        let (ok, diff) = within(g, &want);
+        let scaled = |s: f32| FragmentInputs { proctex_duv: f.proctex_duv.map(|d| d * s), ..*f };
+        let eps = 1.0 / (1u32 << 20) as f32;
+        if ok {
+            c.max = c.max.max(diff);
+        } else if !(mipmapped && [1.0 + eps, 1.0 - eps].iter().any(|&s| within(g, &reference(&scaled(s))).0)) {
+            c.failed += 1;
+            c.first.get_or_insert((i, *g, want));
+        }
+    }
+    c
+}
+
+/// Fragment lighting and the procedural texture together (the issue of the two in one key:
+/// one uniform block, both LUT sets, unit 3 beside the lighting colours):
+/// PICA_FS_LIT_PROCTEX_KEYS keys (default 1,000; 100 with SHADERPORT_QUICK; each key is a
+/// pipeline build of a large module, about 0.1 s of lavapipe, so more are a local run) of
+/// `pica::smith::lit_proctex_state` whose canonical key enables both, x 64 fragments with
+/// derivatives, through the compute entry point, within the tolerances of the two tests above;
+/// every lighting and procedural-texture field must turn up.
+#[test]
+fn random_lit_proctex_keys_match_the_reference_within_tolerance() {
+    let Some(gpu) = device() else { return };
+    let keys = testkit::count("PICA_FS_LIT_PROCTEX_KEYS", if testkit::quick() { 100 } else { 1000 }) as usize;
+    let both = |seed: u64| {
+        let k = FragmentKey::from_state(&lit_proctex_case(seed).0);
+        k.lighting.enabled && k.proctex.enabled
+    };
+    let seeds: Vec<u64> = (0u64..).filter(|&seed| both(seed)).take(keys).collect();
+    let start = std::time::Instant::now();
+    let (mut exact, mut off, mut interior, mut max, mut failed, mut compiles) = (0, 0, 0, 0u8, 0, 0);
+    let mut examples = Vec::new();
+    let (mut lit, mut proctex) = (LitCoverage::default(), ProcTexCoverage::default());
+    for (chunk, seeds) in seeds.chunks(KEYS_PER_TEXTURES as usize).enumerate() {
+        let textures = UnitTextures::random(&mut Unstructured::new(&bytes(0x7E70 + chunk as u64, 32768)));
+        let runner = FragmentRunner::new(&gpu, &textures);
+        let results = testkit::par_map(seeds, |&seed| {
+            let (state, uniforms, fragments) = lit_proctex_case(seed);
+            let key = FragmentKey::from_state(&state);
+            let c = check_lit_proctex(&runner, &textures, &key, &uniforms, &fragments);
+            (seed, key, c)
+        });
+        compiles += runner.compiles();
+        for (seed, key, c) in results {
+            lit.add(&key.lighting);
+            proctex.add(&key.proctex);
+            exact += c.exact;
+            off += c.off;
+            interior += c.interior;
+            max = max.max(c.max);
+            failed += c.failed;
+            if let Some(x) = c.first {
+                if examples.len() < 8 {
+                    examples.push(format!(
+                        "seed {seed}: fragment {} device {:?} reference {:?}\n  key {:?}\n  {:?}",
+                        x.0, x.1, x.2, key.lighting, key.proctex
+                    ));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{keys} lit and procedural-texture keys x {FRAGMENTS} fragments: {exact} channels exact, {off} not exact (largest difference within tolerance {max} LSB; {interior} reference channels strictly between 0 and 255), {failed} fragments failed in {:.1} s ({compiles} pipelines compiled); {lit:?}; {proctex:?}",
+        start.elapsed().as_secs_f64(),
+    );
+    assert_eq!(failed, 0, "{}", examples.join("\n"));
+    assert_eq!(exact + off, keys * FRAGMENTS * 4);
+    assert!(interior > keys * FRAGMENTS, "too few channels between 0 and 255: {interior}");
+    assert!(lit.complete(), "{lit:?}");
+    assert!(proctex.complete(), "{proctex:?}");
 }

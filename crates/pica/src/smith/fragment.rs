@@ -109,7 +109,39 @@ fn half(u: &mut Unstructured, lo: u32, hi: u32, signed: bool) -> Result<u32> {
 /// other stages do), else one random source slot.
 pub fn proctex_state(u: &mut Unstructured) -> Result<GpuState> {
     let mut s = fragment_state(u)?;
+    proctex_registers(u, &mut s.regs)?;
     let r = &mut s.regs;
+    // Unit 3 (source 6) where a stage reads it.
+    if u.ratio(1u8, 2u8)? {
+        let b = usize::from(ids::TEXENV[5]);
+        r[b] = 0x0006_0006 | (r[b] & 0x0FF0_0FF0);
+        r[b + 1] &= !0x700F;
+        r[b + 2] = 0;
+    } else {
+        let b = usize::from(ids::TEXENV[usize::from(u.int_in_range(0..=5u8)?)]);
+        let slot = 4 * u.int_in_range(0..=2u32)? + if u.ratio(1u8, 2u8)? { 16 } else { 0 };
+        r[b] = (r[b] & !(0xF << slot)) | (6 << slot);
+    }
+    s.memories.proctex = std::sync::Arc::new(proctex_luts(u)?);
+    Ok(s)
+}
+
+/// A [`lit_state`] with the procedural texture on as well ([`proctex_state`]'s registers and
+/// LUTs): the last stage modulates the lighting colour it passes on by unit 3 (RGB and alpha),
+/// so both reach the output together.
+pub fn lit_proctex_state(u: &mut Unstructured) -> Result<GpuState> {
+    let mut s = lit_state(u)?;
+    proctex_registers(u, &mut s.regs)?;
+    let b = usize::from(ids::TEXENV[5]);
+    // Source 1 = 6 (unit 3) for RGB and alpha; combiner 1 (modulate) for both.
+    s.regs[b] = (s.regs[b] & 0x000F_000F) | (6 << 4) | (6 << 20);
+    s.regs[b + 2] = 1 | (1 << 16);
+    s.memories.proctex = std::sync::Arc::new(proctex_luts(u)?);
+    Ok(s)
+}
+
+/// TEXUNIT_CONFIG bits 8-10 (unit 3 on) and PROCTEX0-5 of [`proctex_state`].
+fn proctex_registers(u: &mut Unstructured, r: &mut [u32]) -> Result<()> {
     let config = &mut r[usize::from(ids::TEXUNIT_CONFIG)];
     *config = (*config & !(7 << 8)) | (1 << 10) | (u.int_in_range(0..=3u32)? << 8);
     let clamp = |u: &mut Unstructured| field(u, &[0, 1, 2, 3, 4], 8);
@@ -147,17 +179,11 @@ pub fn proctex_state(u: &mut Unstructured) -> Result<GpuState> {
     for (id, v) in ids::PROCTEX.iter().zip([p0, p1, p2, p3, p4, p5]) {
         r[usize::from(*id)] = v;
     }
-    // Unit 3 (source 6) where a stage reads it.
-    if u.ratio(1u8, 2u8)? {
-        let b = usize::from(ids::TEXENV[5]);
-        r[b] = 0x0006_0006 | (r[b] & 0x0FF0_0FF0);
-        r[b + 1] &= !0x700F;
-        r[b + 2] = 0;
-    } else {
-        let b = usize::from(ids::TEXENV[usize::from(u.int_in_range(0..=5u8)?)]);
-        let slot = 4 * u.int_in_range(0..=2u32)? + if u.ratio(1u8, 2u8)? { 16 } else { 0 };
-        r[b] = (r[b] & !(0xF << slot)) | (6 << slot);
-    }
+    Ok(())
+}
+
+/// The five procedural-texture LUTs of [`proctex_state`]: any entries.
+fn proctex_luts(u: &mut Unstructured) -> Result<crate::state::ProcTexLuts> {
     let mut luts = crate::state::ProcTexLuts::default();
     for t in [&mut luts.noise, &mut luts.rgb_map, &mut luts.alpha_map] {
         for e in t.iter_mut() {
@@ -169,8 +195,7 @@ pub fn proctex_state(u: &mut Unstructured) -> Result<GpuState> {
             *e = u.arbitrary()?;
         }
     }
-    s.memories.proctex = std::sync::Arc::new(luts);
-    Ok(s)
+    Ok(luts)
 }
 
 /// [`fragment_inputs`] with the procedural texture's derivatives (`proctex_duv`): each axis

@@ -23,6 +23,6 @@ mod shbin;
 
 pub use ast::{Ast, Stmt, Test};
 pub use builder::{plain_desc, Builder, Built};
-pub use fragment::{fragment_inputs, fragment_state, lit_state, proctex_inputs, proctex_state};
+pub use fragment::{fragment_inputs, fragment_state, lit_proctex_state, lit_state, proctex_inputs, proctex_state};
 pub use gen::{arbitrary_program, generate, Config, SmithProgram};
 pub use rng::Rng;
