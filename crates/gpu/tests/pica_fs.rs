@@ -668,7 +668,8 @@ fn check_lit_proctex(
 /// pipeline build of a large module, about 0.1 s of lavapipe, so more are a local run) of
 /// `pica::smith::lit_proctex_state` whose canonical key enables both, x 64 fragments with
 /// derivatives, through the compute entry point, within the tolerances of the two tests above;
-/// every lighting and procedural-texture field must turn up.
+/// in runs of at least [`COVERAGE_KEYS`] keys every lighting and procedural-texture field must
+/// turn up.
 #[test]
 fn random_lit_proctex_keys_match_the_reference_within_tolerance() {
     let Some(gpu) = device() else { return };
@@ -717,6 +718,15 @@ fn random_lit_proctex_keys_match_the_reference_within_tolerance() {
     assert_eq!(failed, 0, "{}", examples.join("\n"));
     assert_eq!(exact + off, keys * FRAGMENTS * 4);
     assert!(interior > keys * FRAGMENTS, "too few channels between 0 and 255: {interior}");
-    assert!(lit.complete(), "{lit:?}");
-    assert!(proctex.complete(), "{proctex:?}");
+    // Every value of every field turns up in a run of the default count; the quick tier's and
+    // the optimised-driver pass's 100 keys miss some of the eleven mapping functions by chance
+    // (the lit and procedural-texture tests above assert coverage of their own at any count).
+    if keys >= COVERAGE_KEYS {
+        assert!(lit.complete(), "{lit:?}");
+        assert!(proctex.complete(), "{proctex:?}");
+    }
 }
+
+/// The smallest run of `random_lit_proctex_keys_match_the_reference_within_tolerance` that must
+/// cover every field value.
+const COVERAGE_KEYS: usize = 300;
